@@ -1,0 +1,1 @@
+"""The pipeline: stages, the chunker, tokens, evaluation, the CLI."""

