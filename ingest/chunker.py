@@ -1,34 +1,75 @@
 """chunk_document: elements in, chunks out. Pure: no files, no database.
 
-FIRST VERSION (walking skeleton): one child chunk per body element under its heading path.
-Issue 5 replaces the inside; the signature is the contract.
+The default `structure` strategy (see notes/chunker.md for the full contract):
+
+    document -> sections (heading paths) -> blocks (prose, lists, tables)
+             -> parent drafts (a section, split when over parent_max_tokens)
+             -> child drafts inside each parent (at most child_max_tokens)
+             -> Chunk list
+
+Output order: each parent followed by its children, sections in reading order;
+`index` is the position in the list and a child's `parent` is its parent's index.
+Every chunk's `text` is its heading path joined by " / " (document title first), a
+blank line, then `body`. Token counts are exact counts of `text` with the counter.
+
+`fixed` and `recursive` are the structure-blind baselines (children only).
 """
 
 from __future__ import annotations
 
-from parsers.models import Document, ElementType
-from ingest.models import HEADING_PATH_SEPARATOR, Chunk, ChunkSettings
+from ingest.chunking.blind import fixed_chunks, recursive_chunks
+from ingest.chunking.packing import Context
+from ingest.chunking.parents import section_to_drafts
+from ingest.chunking.render import ElementIndex, draft_to_chunk, measure_overlaps
+from ingest.chunking.sections import document_to_sections
+from ingest.models import Chunk, ChunkSettings
 from ingest.tokens import TokenCounter, tiktoken_counter
+from parsers.models import Document
 
 
 def chunk_document(document: Document, settings: ChunkSettings | dict | None = None,
                    counter: TokenCounter | None = None) -> list[Chunk]:
+    """Split a parsed document into chunks with the strategy named in `settings.strategy`."""
     settings = ChunkSettings.resolve(settings)
     counter = counter or tiktoken_counter(settings.encoding)
+    context = Context(document.canonical_text(), counter)
+    if settings.strategy == "fixed":
+        return fixed_chunks(document, context, settings)
+    if settings.strategy == "recursive":
+        return recursive_chunks(document, context, settings)
+    return structure_chunks(document, context, settings)
+
+
+def structure_chunks(document: Document, context: Context, settings: ChunkSettings) -> list[Chunk]:
+    elements = ElementIndex(document)
     chunks: list[Chunk] = []
-    headings: dict[int, str] = {}
-    for index, (element, span) in enumerate(zip(document.elements, document.body_spans())):
-        if span is None:
-            continue
-        if element.type is ElementType.title:
-            level = element.heading_level or 1
-            headings = {lvl: text for lvl, text in headings.items() if lvl < level}
-            headings[level] = element.text
-            continue
-        path = [headings[level] for level in sorted(headings)]
-        text = HEADING_PATH_SEPARATOR.join(path) + "\n\n" + element.text if path else element.text
-        chunks.append(Chunk(index=len(chunks), text=text, body=element.text, heading_path=path,
-                            page_start=element.page, page_end=element.last_page, char_start=span[0],
-                            char_end=span[1], token_count=counter.count(text),
-                            element_types=[element.type.value], element_indexes=[index]))
+    for section in document_to_sections(document):
+        section.heading_path, cut = _fit_path(section.heading_path, context, settings)
+        meta = {"section": section.index, **({"heading_path_truncated": True} if cut else {})}
+        for parent, children in section_to_drafts(section, context, settings):
+            parent_index = len(chunks)
+            chunks.append(draft_to_chunk(parent, parent_index, "parent", None, elements,
+                                         settings.parent_max_tokens, settings.embedding_limit, meta))
+            for child in children:
+                chunks.append(draft_to_chunk(child, len(chunks), "child", parent_index, elements,
+                                             settings.child_max_tokens, settings.embedding_limit, meta))
+    measure_overlaps(chunks, context)
     return chunks
+
+
+def _fit_path(path: list[str], context: Context, settings: ChunkSettings) -> tuple[list[str], bool]:
+    """A heading path may take at most half the child limit; a longer one (usually a parser
+    mistake: a paragraph taken for a heading) loses its outermost entries first, then its
+    last entry is cut at a word and ends with "…". Returns the path and whether it was cut."""
+    limit = settings.child_max_tokens // 2
+    if context.path_cost(path) <= limit:
+        return path, False
+    path = list(path)
+    while len(path) > 1 and context.path_cost(path) > limit:
+        path.pop(0)
+    if context.path_cost(path) > limit:
+        words = path[0].split()
+        while words and context.path_cost([" ".join(words) + " …"]) > limit:
+            words.pop()
+        path = [" ".join(words) + " …"] if words else []
+    return path, True

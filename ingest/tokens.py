@@ -7,6 +7,7 @@ registration, so tiktoken never tries to download.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Protocol
 
@@ -27,6 +28,10 @@ class WhitespaceCounter:
     def count(self, text: str) -> int:
         return len(text.split())
 
+    def token_offsets(self, text: str) -> list[int]:
+        """Character offset where each counted token (word) starts."""
+        return [match.start() for match in re.finditer(r"\S+", text)]
+
 
 class TiktokenCounter:
     def __init__(self, encoding_name: str):
@@ -41,6 +46,16 @@ class TiktokenCounter:
 
     def decode(self, tokens: list[int]) -> str:
         return self._encoding.decode(tokens)
+
+    def token_offsets(self, text: str) -> list[int]:
+        """Character offset where each token starts (a token inside a multi-byte character
+        starts at that character), strictly increasing: tokens that share a start are merged."""
+        _, offsets = self._encoding.decode_with_offsets(self.encode(text))
+        unique: list[int] = []
+        for offset in offsets:
+            if not unique or offset > unique[-1]:
+                unique.append(offset)
+        return unique
 
 
 @lru_cache(maxsize=8)

@@ -1,20 +1,48 @@
-"""parse_pdf: a PDF path to a Document. FIRST VERSION (walking skeleton): one paragraph per
-text block, titles by font size. Issue 3 replaces the inside; the signature is the contract."""
+"""parse_pdf: a PDF path to a `Document` of typed elements in reading order.
+
+The stage reads as its passes:
+
+1. open the PDF with pypdfium2 (errors named: encrypted, empty, not a PDF, damaged);
+2. per page (`layout.pdfium_page_to_layout`): characters -> segments, drawing facts,
+   ruled tables (pdfplumber's algorithm on pypdfium2 edges) only on pages that draw
+   rulings; a page that fails is recorded in `PageInfo.error` and skipped;
+3. per page, the text-layer verdict (`text_quality.assess_text_layer`);
+4. document-wide: body font size, running headers/footers (`furniture`);
+5. per page: body lines -> reading-order blocks (`layout.layout_to_blocks`);
+6. document-wide: headings and levels (`headings`), lists, captions, elements,
+   tables continued across pages merged (`elements`);
+7. pages without a usable text layer OCR'd in one call (`ocr.ocr_pages`) and spliced in.
+
+Memory: only light per-page facts (segments, a few hundred per page) are kept; pdfium
+pages and text pages are closed after reading. pdfplumber never parses a page.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from pathlib import Path
 
-import pdfplumber
-
+from parsers.elements import blocks_to_elements, merge_continued_tables
 from parsers.errors import ParseError
+from parsers.headings import blocks_to_headings
+from parsers.layout import (
+    PageLayout,
+    layout_to_blocks,
+    layout_to_furniture_candidates,
+    pdfium_page_to_layout,
+    split_furniture,
+)
+from parsers.furniture import furniture_key, is_page_number, pages_to_furniture_keys
 from parsers.models import Document, Element, ElementType, PageInfo, TextSource
+from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
 from parsers.settings import ParseSettings
+from parsers.text_quality import assess_text_layer
 
 
 def file_sha256(path: str | os.PathLike) -> str:
+    """Hex SHA-256 of the file's bytes, read in 1 MiB blocks."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -23,26 +51,179 @@ def file_sha256(path: str | os.PathLike) -> str:
 
 
 def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = None) -> Document:
+    """Parse one PDF. Raises `ParseError` (file named, cause and remedy stated) when the
+    file cannot be opened or every page fails; `OcrUnavailableError` when pages need OCR
+    (or `ocr.mode == "always"`) and Tesseract is missing."""
     settings = ParseSettings.resolve(settings)
     path = Path(path)
-    try:
-        pdf = pdfplumber.open(path)
-    except Exception as error:
-        raise ParseError(f"cannot open PDF: {error}", path=str(path)) from error
-    pages: list[PageInfo] = []
-    elements: list[Element] = []
-    with pdf:
-        for page in pdf.pages:
-            lines = page.extract_text_lines()
-            pages.append(PageInfo(page_no=page.page_number, width=float(page.width), height=float(page.height),
-                                  text_source=TextSource.text_layer if lines else TextSource.empty))
-            for line in lines:
-                size = max((c["size"] for c in line["chars"]), default=0)
-                kind = ElementType.title if size >= 14 else ElementType.paragraph
-                elements.append(Element(type=kind, text=line["text"], page=page.page_number,
-                                        bbox=(line["x0"], line["top"], line["x1"], line["bottom"]),
-                                        heading_level=1 if kind is ElementType.title else None))
-            page.close()
-        info = {k: str(v) for k, v in (pdf.metadata or {}).items()}
+    if settings.backend == "unstructured":
+        from parsers.unstructured_backend import parse_with_unstructured
+
+        return parse_with_unstructured(path, settings)
+    if settings.ocr.mode == "always":
+        from parsers.ocr import check_ocr_available
+
+        check_ocr_available(settings.ocr)  # before any work: a missing Tesseract is a setup error
+    layouts, info, outline, warnings = read_pages(path, settings)
+    pages = [layout_to_page_info(layout) for layout in layouts]
+    ocr_wanted = pages_needing_ocr(layouts, pages, settings.ocr.mode)
+    readable = [layout for layout in layouts if layout.error is None]
+    if not readable:
+        raise ParseError(f"every page failed ({layouts[0].error if layouts else 'no pages'}); "
+                         "the file is damaged: re-export or re-download it", path=str(path))
+    em = body_font_size(readable)
+    keys = pages_to_furniture_keys([layout_to_furniture_candidates(l, em) for l in readable],
+                                   settings.furniture_min_pages)
+    page_blocks, furniture = [], {}
+    for layout in readable:
+        found, body = split_furniture(layout, keys, em)
+        furniture[layout.page_no] = found
+        if layout.page_no in ocr_wanted:
+            continue
+        try:
+            page_blocks.extend((layout.page_no, b) for b in layout_to_blocks(layout, body, em, settings.detect_tables))
+        except Exception as error:  # noqa: BLE001 - one page's layout bug must not lose the document
+            record_page_error(pages[layout.page_no - 1], warnings, f"layout failed: {type(error).__name__}: {error}")
+        layout.segments, layout.lines = [], []
+    title = blocks_to_headings(page_blocks, em, outline)
+    elements = blocks_to_elements(page_blocks, furniture, layouts)
+    if ocr_wanted:
+        elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
+        elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
+    elements = merge_continued_tables(elements)
     return Document(source_path=str(path), content_sha256=file_sha256(path), size_bytes=path.stat().st_size,
-                    page_count=len(pages), pages=pages, elements=elements, metadata={"pdf": info})
+                    page_count=len(pages), title=title or sensible_info_title(info) or first_page_title(elements),
+                    pages=pages,
+                    elements=elements, metadata={"pdf": info, "outline_entries": len(outline)}, warnings=warnings)
+
+
+def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], dict, list, list[str]]:
+    """One pass over every page with pypdfium2; pages are closed as soon as they are read."""
+    document = open_pdfium(path)
+    layouts: list[PageLayout] = []
+    warnings: list[str] = []
+    try:
+        info = document_to_info(document)
+        try:
+            outline = document_to_outline(document)
+        except Exception as error:  # noqa: BLE001 - levels then come from type styles alone
+            outline = []
+            warnings.append(f"outline unreadable, ignored ({type(error).__name__}: {error})")
+        for index in range(len(document)):
+            try:
+                layout = pdfium_page_to_layout(document, index, settings.detect_tables)
+            except Exception as error:  # noqa: BLE001 - recorded per page, fatal only when all fail
+                layout = PageLayout(page_no=index + 1, width=0.0, height=0.0,
+                                    error=f"page unreadable: {type(error).__name__}: {error}")
+                warnings.append(f"page {index + 1}: {layout.error}")
+            warnings.extend(layout.warnings)
+            layouts.append(layout)
+    finally:
+        document.close()
+    return layouts, info, outline, warnings
+
+
+def layout_to_page_info(layout: PageLayout) -> PageInfo:
+    return PageInfo(page_no=layout.page_no, width=round(layout.width, 2), height=round(layout.height, 2),
+                    text_source=TextSource.text_layer if layout.segments else TextSource.empty, error=layout.error)
+
+
+def pages_needing_ocr(layouts: list[PageLayout], pages: list[PageInfo], mode: str) -> set[int]:
+    """Page numbers to OCR; sets `ocr_reason` on them.
+
+    In "never" mode nothing is OCR'd and `ocr_reason` still says why OCR would have been
+    wanted. A page with no text or with glyph garbage is then `empty` (garbage dropped);
+    a page whose text is merely sparse beside images (a cover) keeps its text layer.
+    """
+    wanted = set()
+    for layout, page in zip(layouts, pages):
+        if layout.error is not None:
+            continue
+        if mode == "always":
+            wanted.add(layout.page_no)
+            page.ocr_reason = "ocr mode always"
+            continue
+        verdict = assess_text_layer(layout.text, layout.width, layout.height, layout.image_area_ratio)
+        layout.text = ""  # only needed for the verdict; do not hold every page's text
+        if verdict.usable:
+            continue
+        if mode == "never":
+            page.ocr_reason = verdict.reason
+            if not layout.segments or (verdict.reason or "").startswith("glyph garbage"):
+                page.text_source = TextSource.empty
+                layout.segments, layout.lines, layout.tables, layout.rotated = [], [], [], []
+        else:
+            wanted.add(layout.page_no)
+            page.ocr_reason = verdict.reason
+    return wanted
+
+
+def ocr_furniture_to_types(elements: list[Element], keys: set[tuple[str, str]], ocr_pages: set[int],
+                           pages: list[PageInfo]) -> list[Element]:
+    """On OCR'd pages, retype edge lines that repeat the text layer's running headers or
+    footers, or are page numbers, as furniture (OCR sees them as ordinary text)."""
+    out = []
+    for element in elements:
+        if element.page in ocr_pages and not element.is_furniture and element.type is not ElementType.table:
+            height = pages[element.page - 1].height or 1.0
+            zone = "header" if element.bbox[3] <= 0.15 * height else "footer" if element.bbox[1] >= 0.85 * height else None
+            key = furniture_key(element.text)
+            if zone and is_page_number(element.text):
+                element = element.model_copy(update={"type": ElementType.page_number, "heading_level": None})
+            elif zone and any(k == key for _, k in keys):
+                kind = ElementType.header if zone == "header" else ElementType.footer
+                element = element.model_copy(update={"type": kind, "heading_level": None})
+        out.append(element)
+    return out
+
+
+def first_page_title(elements: list[Element]) -> str | None:
+    """Last resort for `Document.title`: the first level-1 heading on page 1 (e.g. from OCR)."""
+    return next((e.text for e in elements if e.page == 1 and e.type is ElementType.title and e.heading_level == 1), None)
+
+
+def body_font_size(layouts: list[PageLayout]) -> float:
+    """The font size (0.5 pt steps) carrying the most characters; 10 pt for a textless PDF."""
+    sizes: Counter = Counter()
+    for layout in layouts:
+        for segment in layout.segments:
+            sizes[round(segment.size * 2) / 2] += segment.chars
+    return max(sizes.most_common(1)[0][0], 1.0) if sizes else 10.0
+
+
+def record_page_error(page: PageInfo, warnings: list[str], message: str) -> None:
+    page.error = message
+    warnings.append(f"page {page.page_no}: {message}")
+
+
+def splice_ocr(path: Path, elements: list[Element], pages: list[PageInfo], wanted: list[int],
+               settings: ParseSettings, warnings: list[str]) -> list[Element]:
+    """OCR `wanted` pages in one call and put their elements in page order."""
+    from parsers.ocr import check_ocr_available, ocr_pages
+
+    check_ocr_available(settings.ocr)
+    results = ocr_pages(path, wanted, settings.ocr)
+    by_page: dict[int, list[Element]] = {}
+    for page_no in wanted:
+        page = pages[page_no - 1]
+        result = results.get(page_no)
+        if result is None or result.error:
+            record_page_error(page, warnings, f"OCR failed: {result.error if result else 'no result'}")
+            page.text_source = TextSource.empty
+            continue
+        page.text_source = TextSource.ocr if result.elements else TextSource.empty
+        page.ocr_confidence = result.confidence
+        by_page[page_no] = list(result.elements)
+    kept = [e for e in elements if e.page not in by_page]
+    merged: list[Element] = []
+    inserted: set[int] = set()
+    for element in kept:
+        for page_no in sorted(by_page):
+            if page_no < element.page and page_no not in inserted:
+                merged.extend(by_page[page_no])
+                inserted.add(page_no)
+        merged.append(element)
+    for page_no in sorted(by_page):
+        if page_no not in inserted:
+            merged.extend(by_page[page_no])
+    return merged

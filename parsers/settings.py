@@ -28,6 +28,8 @@ class OcrSettings(StageSettings):
     dpi: int = Field(default=300, ge=72, le=600)
     workers: int = Field(default=1, ge=1, description="pages OCR'd at once within one document")
     tesseract_config: str = Field(default="", description="extra Tesseract flags, e.g. '--psm 3'")
+    timeout_seconds: int = Field(default=300, ge=0, description="Tesseract time limit per page (0 = none); "
+                                 "a page over it is recorded as an OCR error")
 
 
 class ParseSettings(StageSettings):

@@ -1,0 +1,214 @@
+"""The library API under the CLI: every `ingest` command is one call here.
+
+    from ingest.api import run, reprocess, query, show, runs
+    summary = run(["pdfs/"], db="ingest.db", config="ingest.toml", workers=2)
+    result = query("ingest.db", "select id, title from documents")
+
+Errors are raised as the project's exceptions (parsers.errors); document failures inside
+a run are not raised but recorded and returned in the summary.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ingest.pipeline import ReprocessResult, RunSummary, reprocess_document, run_pipeline, Observer
+from ingest.settings import PipelineSettings, load_settings
+from storage import (DEFAULT_DB, QueryResult, find_document, list_runs, load_chunks, load_document, open_database,
+                     run_items, run_query)
+from storage.runs import LockHolder, force_unlock
+
+
+def cli_overrides(workers: int | None = None, timeout: float | None = None, ocr: str | None = None,
+                  ocr_lang: str | None = None) -> dict[str, Any]:
+    """Nested settings overrides from command-line style options (None = not given)."""
+    overrides: dict[str, Any] = {}
+    if workers is not None:
+        overrides["workers"] = workers
+    if timeout is not None:
+        overrides["timeout"] = timeout
+    ocr_settings = {key: value for key, value in (("mode", ocr), ("languages", ocr_lang)) if value is not None}
+    if ocr_settings:
+        overrides["parse"] = {"ocr": ocr_settings}
+    return overrides
+
+
+def run(paths: list[str | os.PathLike], *, db: str | None = None, config: str | os.PathLike | None = None,
+        force: bool = False, observer: Observer | None = None, **options: Any) -> RunSummary:
+    """`ingest run`: the batch over folders/files. `options`: workers, timeout, ocr, ocr_lang."""
+    settings = load_settings(config, cli_overrides(**options))
+    return run_pipeline(paths, settings, db=db or settings.store.db, force=force, observer=observer)
+
+
+def reprocess(id_or_path: str, *, db: str = DEFAULT_DB, config: str | os.PathLike | None = None,
+              **options: Any) -> ReprocessResult:
+    """`ingest reprocess`: one document again, atomically; returns chunk counts before/after."""
+    return reprocess_document(id_or_path, db=db, config=config, overrides=cli_overrides(**options))
+
+
+def query(db: str, sql: str, parameters: dict | list | None = None) -> QueryResult:
+    """`ingest query`: one SQL statement on a read-only connection."""
+    return run_query(db, sql, parameters)
+
+
+class ElementView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int
+    page: int
+    type: str
+    heading_level: int | None
+    text: str
+    char_start: int | None
+    char_end: int | None
+
+
+class ChunkView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seq: int
+    kind: str
+    parent_seq: int | None
+    pages: str
+    char_start: int
+    char_end: int
+    token_count: int
+    language: str | None
+    heading_path: list[str]
+    element_seqs: list[int]
+    starts: str = Field(description="where the chunk's first cut fell, e.g. 'start of #3' or 'inside #3 at 120/400'")
+    ends: str
+    over_embedding_limit: bool
+    body: str
+
+
+class DocumentView(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    source_path: str
+    status: str
+    title: str | None
+    page_count: int | None
+    error: str | None
+    pipeline_version: str | None
+    ingested_at: str | None
+    metadata: dict[str, Any]
+    elements: list[ElementView]
+    chunks: list[ChunkView]
+
+
+def _cut(position: int, spans: list[tuple[int, int, int]], end: bool) -> str:
+    """Describe a character offset relative to the element spans (seq, start, stop)."""
+    for seq, start, stop in spans:
+        if start <= position <= stop:
+            if (position == stop) if end else (position == start):
+                return f"{'end' if end else 'start'} of #{seq}"
+            if start < position < stop:
+                return f"inside #{seq} at {position - start}/{stop - start}"
+    return f"at {position} (between elements)"
+
+
+def show(db: str, id_or_path: str) -> DocumentView:
+    """`ingest show`: a document's elements and chunks, with where each chunk's cuts fell."""
+    database = open_database(db, create=False)
+    try:
+        row = find_document(database, id_or_path)
+        document = load_document(database, row.id)
+        chunks = load_chunks(database, row.id)
+    finally:
+        database.close()
+    spans = [(seq, span[0], span[1]) for seq, span in enumerate(document.body_spans()) if span is not None]
+    span_of = {seq: (start, stop) for seq, start, stop in spans}
+    elements = [ElementView(seq=seq, page=element.page, type=element.type.value,
+                            heading_level=element.heading_level, text=element.text,
+                            char_start=span_of.get(seq, (None, None))[0], char_end=span_of.get(seq, (None, None))[1])
+                for seq, element in enumerate(document.elements)]
+    views = [ChunkView(seq=chunk.index, kind=chunk.kind, parent_seq=chunk.parent,
+                       pages=f"{chunk.page_start}" if chunk.page_start == chunk.page_end
+                       else f"{chunk.page_start}-{chunk.page_end}",
+                       char_start=chunk.char_start, char_end=chunk.char_end, token_count=chunk.token_count,
+                       language=chunk.language, heading_path=chunk.heading_path, element_seqs=chunk.element_indexes,
+                       starts=_cut(chunk.char_start, spans, end=False), ends=_cut(chunk.char_end, spans, end=True),
+                       over_embedding_limit=bool(chunk.metadata.get("over_embedding_limit")), body=chunk.body)
+             for chunk in chunks]
+    return DocumentView(id=row.id, source_path=row.source_path, status=row.status, title=row.title,
+                        page_count=row.page_count, error=row.error, pipeline_version=row.pipeline_version,
+                        ingested_at=row.ingested_at, metadata=dict(row.metadata_ or {}), elements=elements,
+                        chunks=views)
+
+
+class RunInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid", from_attributes=True)
+
+    id: int
+    command: str
+    started_at: str
+    finished_at: str | None
+    status: str
+    paths: list[str]
+    new: int
+    changed: int
+    unchanged: int
+    removed: int
+    failed: int
+    chunks_written: int
+    over_limit_chunks: int
+    seconds: float | None
+    message: str | None
+
+
+class RunItemInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid", from_attributes=True)
+
+    run_id: int
+    document_id: str | None
+    source_path: str
+    outcome: str
+    stage: str | None
+    message: str | None
+    chunks_before: int | None
+    chunks_after: int | None
+    over_limit_chunks: int
+    seconds: float | None
+
+
+class RunHistory(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    runs: list[RunInfo]
+    last_run_problems: list[RunItemInfo] = Field(description="failed items and items with over-limit chunks")
+
+
+def runs(db: str, limit: int = 20, run_id: int | None = None,
+         outcomes: tuple[str, ...] | None = None) -> RunHistory:
+    """`ingest runs`: recent runs, newest first, and the failures (or chosen outcomes) of one run
+    (the last by default)."""
+    database = open_database(db, create=False)
+    try:
+        history = [RunInfo.model_validate(row) for row in list_runs(database, limit)]
+        target = run_id if run_id is not None else (history[0].id if history else None)
+        problems: list[RunItemInfo] = []
+        if target is not None:
+            items = run_items(database, target, outcomes)
+            problems = [RunItemInfo.model_validate(item) for item in items
+                        if outcomes or item.outcome in ("failed", "still_failed") or item.over_limit_chunks]
+    finally:
+        database.close()
+    return RunHistory(runs=history, last_run_problems=problems)
+
+
+def unlock(db: str) -> LockHolder | None:
+    """`ingest unlock`: clear the writer lock left by a process that cannot be checked (another host)."""
+    database = open_database(db, create=False)
+    try:
+        return force_unlock(database)
+    finally:
+        database.close()
+
+
+__all__ = ["DocumentView", "PipelineSettings", "QueryResult", "ReprocessResult", "RunHistory", "RunSummary",
+           "load_settings", "query", "reprocess", "run", "runs", "show", "unlock"]

@@ -1,0 +1,117 @@
+"""The chunker's invariants as a pure check: a list of violations, empty when all hold.
+
+Used by the property and fixture tests, and usable by a pipeline that wants to verify
+a chunk list before storing it. Each message names the chunk index.
+"""
+
+from __future__ import annotations
+
+from ingest.chunking.sections import ListBlock, ProseBlock, TableBlock, document_to_sections
+from ingest.models import HEADING_PATH_SEPARATOR, Chunk, ChunkSettings
+from ingest.tokens import TokenCounter
+from parsers.models import Document
+
+
+def chunk_violations(document: Document, chunks: list[Chunk], settings: ChunkSettings,
+                     counter: TokenCounter) -> list[str]:
+    """Check a `structure` chunk list against the contract in notes/chunker.md."""
+    problems: list[str] = []
+    canonical = document.canonical_text()
+    sections = document_to_sections(document)
+    section_of = {i: s.index for s in sections for i in s.element_indexes}
+    furniture = [e.text.strip() for e in document.elements if e.is_furniture and e.text.strip()]
+    for position, chunk in enumerate(chunks):
+        where = f"chunk {position}"
+        if chunk.index != position:
+            problems.append(f"{where}: index {chunk.index}")
+        path = HEADING_PATH_SEPARATOR.join(chunk.heading_path)
+        if chunk.text != (f"{path}\n\n{chunk.body}" if path else chunk.body):
+            problems.append(f"{where}: text is not heading path + blank line + body")
+        if chunk.token_count != counter.count(chunk.text):
+            problems.append(f"{where}: token_count {chunk.token_count} != {counter.count(chunk.text)}")
+        limit = settings.child_max_tokens if chunk.kind == "child" else settings.parent_max_tokens
+        if chunk.token_count > limit and not chunk.metadata.get("oversize"):
+            problems.append(f"{where}: {chunk.token_count} tokens over the {chunk.kind} limit {limit}, not flagged")
+        if chunk.metadata.get("oversize") and not set(chunk.element_types) & {"table", "caption"}:
+            problems.append(f"{where}: oversize outside a table")
+        if (chunk.token_count > settings.embedding_limit) != bool(chunk.metadata.get("over_embedding_limit")):
+            problems.append(f"{where}: over_embedding_limit flag wrong")
+        is_table = "table_element" in chunk.metadata or (chunk.kind == "parent" and "table" in chunk.element_types)
+        if not is_table and canonical[chunk.char_start:chunk.char_end] != chunk.body:
+            problems.append(f"{where}: body is not canonical[{chunk.char_start}:{chunk.char_end}]")
+        owners = {section_of.get(i) for i in chunk.element_indexes}
+        if len(owners) != 1 or None in owners:
+            problems.append(f"{where}: elements from sections {owners}")
+        else:
+            section = sections[owners.pop()]
+            if chunk.heading_path[:len(section.heading_path)] != section.heading_path \
+                    and not chunk.metadata.get("heading_path_truncated"):
+                problems.append(f"{where}: heading path {chunk.heading_path} not its section's {section.heading_path}")
+            if chunk.metadata.get("section") != section.index:
+                problems.append(f"{where}: metadata section {chunk.metadata.get('section')} != {section.index}")
+        for text in furniture:
+            if text in chunk.text and text not in canonical:
+                problems.append(f"{where}: furniture text {text!r} in chunk text")
+        if chunk.metadata.get("overlap_tokens", 0) > settings.overlap_tokens:
+            problems.append(f"{where}: overlap {chunk.metadata['overlap_tokens']} > {settings.overlap_tokens}")
+        if chunk.kind == "parent":
+            if chunk.parent is not None:
+                problems.append(f"{where}: a parent with a parent")
+            continue
+        problems.extend(_child_problems(chunk, chunks, where))
+    problems.extend(_coverage_problems(document, sections, chunks, canonical))
+    return problems
+
+
+def _child_problems(chunk: Chunk, chunks: list[Chunk], where: str) -> list[str]:
+    problems = []
+    if chunk.parent is None or not 0 <= chunk.parent < chunk.index or chunks[chunk.parent].kind != "parent":
+        return [f"{where}: parent {chunk.parent} is not an earlier parent"]
+    parent = chunks[chunk.parent]
+    if any(c.kind == "parent" for c in chunks[chunk.parent + 1:chunk.index]):
+        problems.append(f"{where}: not right after its parent's other children")
+    if not parent.char_start <= chunk.char_start <= chunk.char_end <= parent.char_end:
+        problems.append(f"{where}: span outside parent {parent.index}")
+    if "table_element" in chunk.metadata:
+        lines = chunk.body.split("\n")
+        header = [line for line in lines if line.startswith("| ---") or line.startswith("|---")]
+        if len(header) > 1:
+            problems.append(f"{where}: table header {len(header)} times")
+        for line in lines:
+            if line.startswith("|") and not line.startswith("| ---") and line not in parent.body \
+                    and "table_columns" not in chunk.metadata:
+                problems.append(f"{where}: row {line[:40]!r} not in parent {parent.index}")
+    elif chunk.body not in parent.body:
+        problems.append(f"{where}: body not inside parent {parent.index}")
+    return problems
+
+
+def _coverage_problems(document: Document, sections, chunks: list[Chunk], canonical: str) -> list[str]:
+    """Nothing of the body lost: child spans cover every non-space character of prose and
+    lists; every table cell and caption appears in a child of its table."""
+    problems = []
+    covered = bytearray(len(canonical))
+    table_text: dict[int, str] = {}
+    for chunk in chunks:
+        if chunk.kind != "child":
+            continue
+        if "table_element" in chunk.metadata:
+            key = chunk.metadata["table_element"]
+            table_text[key] = table_text.get(key, "") + "\n" + chunk.body
+        else:
+            covered[chunk.char_start:chunk.char_end] = b"\x01" * (chunk.char_end - chunk.char_start)
+    for section in sections:
+        for block in section.blocks:
+            if isinstance(block, (ProseBlock, ListBlock)):
+                lost = [i for i in range(block.start, block.end) if not covered[i] and not canonical[i].isspace()]
+                if lost:
+                    problems.append(f"section {section.index}: characters {lost[0]}..{lost[-1]} in no child")
+            elif isinstance(block, TableBlock):
+                text = table_text.get(block.element, "")
+                if block.caption and block.caption not in text:
+                    problems.append(f"table {block.element}: caption in no child")
+                words = {w for row in block.rows for cell in row for w in cell.split()}
+                missing = [w for w in words if w.replace("|", "\\|") not in text]
+                if missing:
+                    problems.append(f"table {block.element}: cell words {missing[:3]} in no child")
+    return problems

@@ -1,0 +1,208 @@
+"""Elements to sections to blocks: the structure the chunker never cuts across.
+
+A section is a heading and the body elements up to the next heading (of any level:
+a sub-heading opens a sub-section with a longer heading path). Its heading path is
+built from a level -> heading map, dropping deeper levels when a heading appears
+(docling-core's hierarchical chunker). The document title comes first when the
+document has one, unless the first heading repeats it.
+
+Within a section the body is a sequence of blocks:
+- `ProseBlock`: one paragraph (or caption, figure text, unknown element) element;
+- `ListBlock`: consecutive list items, with the paragraph just before them as lead-in
+  when it ends with ":";
+- `TableBlock`: one table element with rows, with its caption (the element's own
+  `caption`, else a caption element right before or after it); an adjacent caption
+  element (with the same text, when the table has its own caption) is absorbed, so the
+  caption is not also chunked as prose.
+Furniture (headers, footers, page numbers) and empty elements belong to no block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from parsers.models import Document, Element, ElementType
+
+Span = tuple[int, int]
+
+
+@dataclass
+class ProseBlock:
+    start: int
+    end: int
+    elements: list[int]
+
+
+@dataclass
+class ListBlock:
+    start: int
+    end: int
+    elements: list[int]
+    items: list[Span]
+    item_levels: list[int]
+    lead_in: Span | None = None
+    lead_in_text: str | None = None
+
+
+@dataclass
+class TableBlock:
+    element: int
+    start: int
+    end: int
+    elements: list[int]
+    header: list[str]
+    rows: list[list[str]]
+    row_spans: list[Span] | None
+    caption: str | None
+    page: int
+    page_end: int
+
+
+Block = ProseBlock | ListBlock | TableBlock
+
+
+@dataclass
+class Section:
+    index: int
+    heading_path: list[str]
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def element_indexes(self) -> set[int]:
+        return {index for block in self.blocks for index in block.elements}
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def document_to_sections(document: Document) -> list[Section]:
+    """Group the body elements into sections in reading order; sections without a body are dropped."""
+    spans = document.body_spans()
+    title = (document.title or "").strip()
+    headings: dict[int, str] = {}
+    sections: list[Section] = []
+    pending: list[int] = []
+
+    def close() -> None:
+        if pending:
+            path = [headings[level] for level in sorted(headings)]
+            if title and not (path and _same(path[0], title)):
+                path = [title] + path
+            blocks = elements_to_blocks(document, spans, pending)
+            if blocks:
+                sections.append(Section(index=len(sections), heading_path=path, blocks=blocks))
+        pending.clear()
+
+    for index, element in enumerate(document.elements):
+        if spans[index] is None or not element.text.strip() and element.type is not ElementType.table:
+            continue
+        if element.type is ElementType.title:
+            close()
+            level = element.heading_level or 1
+            headings = {lvl: text for lvl, text in headings.items() if lvl < level}
+            headings[level] = " ".join(element.text.split())
+            continue
+        pending.append(index)
+    close()
+    return sections
+
+
+def elements_to_blocks(document: Document, spans: list[Span | None], indexes: list[int]) -> list[Block]:
+    """Turn one section's body element indexes into prose, list and table blocks."""
+    elements = document.elements
+    blocks: list[Block] = []
+    absorbed: set[int] = set()
+    position = 0
+    while position < len(indexes):
+        index = indexes[position]
+        element = elements[index]
+        if index in absorbed:
+            position += 1
+            continue
+        if element.type is ElementType.table and element.rows:
+            before = indexes[position - 1] if position > 0 else None
+            after = indexes[position + 1] if position + 1 < len(indexes) else None
+            caption_index = None
+
+            def is_caption(i: int | None) -> bool:
+                return i is not None and elements[i].type is ElementType.caption and (
+                    not element.caption or _same(elements[i].text, element.caption))
+
+            if is_caption(before) and blocks and isinstance(blocks[-1], ProseBlock) and blocks[-1].elements == [before]:
+                caption_index = before
+                blocks.pop()
+            elif is_caption(after):
+                caption_index = after
+                absorbed.add(after)
+            blocks.append(_table_block(elements, spans, index, caption_index))
+            position += 1
+            continue
+        if element.type is ElementType.list_item:
+            end = position
+            while end < len(indexes) and elements[indexes[end]].type is ElementType.list_item:
+                end += 1
+            item_indexes = indexes[position:end]
+            lead = None
+            if blocks and isinstance(blocks[-1], ProseBlock) and len(blocks[-1].elements) == 1:
+                candidate = blocks[-1].elements[0]
+                if elements[candidate].type is ElementType.paragraph and elements[candidate].text.rstrip().endswith(":"):
+                    lead = candidate
+                    blocks.pop()
+            blocks.append(_list_block(elements, spans, item_indexes, lead))
+            position = end
+            continue
+        span = spans[index]
+        blocks.append(ProseBlock(start=span[0], end=span[1], elements=[index]))
+        position += 1
+    return blocks
+
+
+def _list_block(elements: list[Element], spans, item_indexes: list[int], lead: int | None) -> ListBlock:
+    items = [spans[i] for i in item_indexes]
+    levels = [elements[i].list_level or 0 for i in item_indexes]
+    lead_span = spans[lead] if lead is not None else None
+    start = lead_span[0] if lead_span else items[0][0]
+    return ListBlock(start=start, end=items[-1][1], elements=([lead] if lead is not None else []) + item_indexes,
+                     items=items, item_levels=levels, lead_in=lead_span,
+                     lead_in_text=" ".join(elements[lead].text.split()) if lead is not None else None)
+
+
+def _table_block(elements: list[Element], spans, index: int, caption_index: int | None) -> TableBlock:
+    element = elements[index]
+    rows = [[" ".join(cell.split()) if cell else "" for cell in row] for row in element.rows or []]
+    width = max(len(row) for row in rows)
+    rows = [row + [""] * (width - len(row)) for row in rows]
+    header_count = element.header_rows if element.header_rows < len(rows) else 0
+    header = _merge_header(rows[:header_count]) if header_count else []
+    span = spans[index]
+    caption = element.caption or (elements[caption_index].text if caption_index is not None else None)
+    block_elements = sorted([index] + ([caption_index] if caption_index is not None else []))
+    return TableBlock(element=index, start=span[0], end=span[1], elements=block_elements, header=header,
+                      rows=rows[header_count:], row_spans=_row_spans(element, span, header_count),
+                      caption=" ".join(caption.split()) if caption else None,
+                      page=element.page, page_end=element.last_page)
+
+
+def _merge_header(header_rows: list[list[str]]) -> list[str]:
+    """Several header rows become one: per column, the distinct non-empty cells top-down joined by ' / '."""
+    merged = []
+    for column in zip(*header_rows):
+        parts: list[str] = []
+        for cell in column:
+            if cell and cell not in parts:
+                parts.append(cell)
+        merged.append(" / ".join(parts))
+    return merged
+
+
+def _row_spans(element: Element, span: Span, header_count: int) -> list[Span] | None:
+    """Canonical spans of the data rows when `Element.text` is the standard one-line-a-row form."""
+    lines = element.text.split("\n")
+    if len(lines) != len(element.rows or []):
+        return None
+    spans, position = [], span[0]
+    for line in lines:
+        spans.append((position, position + len(line)))
+        position += len(line) + 1
+    return spans[header_count:]

@@ -1,0 +1,350 @@
+"""The orchestrator: discover -> parse (OCR inside) -> chunk -> enrich -> store.
+
+`process_document` is the per-document work (no database); it runs in a worker process.
+`run_pipeline` classifies the files, fans the work out to a process pool (`ingest.workers`),
+and alone writes to the database: one transaction per document, so a crash at any moment
+leaves every document at its old or its new version, and the next run finishes the job.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Callable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ingest.chunker import chunk_document
+from ingest.discover import Classified, classify
+from ingest.enrich import check_languages, chunks_with_language, document_metadata, document_title
+from ingest.models import Chunk
+from ingest.settings import PIPELINE_VERSION, PipelineSettings
+from ingest.tokens import tiktoken_counter
+from ingest.workers import Failure, TaskResult, execute
+from parsers.errors import DocumentNotFoundError, IngestError, StorageError
+from parsers.models import Document
+from parsers.pdf import parse_pdf
+from storage import Database, document_rows, open_database
+from storage.runs import add_run_item, finish_run, run_lock
+from storage.store import DocumentInfo, assign_document_id, mark_removed, save_document, save_failure
+
+
+class ProcessedDocument(BaseModel):
+    """What a worker returns for one PDF: everything `store` needs, nothing from the database."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    document: Document
+    chunks: list[Chunk]
+    metadata: dict
+    title: str
+
+
+class ItemResult(BaseModel):
+    """What a run did to one file (also a `run_items` row)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str
+    document_id: str | None = None
+    outcome: Literal["new", "changed", "unchanged", "still_failed", "removed", "failed", "reprocessed"]
+    stage: str | None = None
+    message: str | None = None
+    chunks_before: int | None = None
+    chunks_after: int | None = None
+    over_limit_chunks: int = 0
+    seconds: float | None = None
+
+
+class RunSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: int
+    counts: dict[str, int] = Field(default_factory=dict, description="outcome -> number of files")
+    chunks_written: int = 0
+    over_limit_chunks: int = 0
+    seconds: float = 0.0
+    items: list[ItemResult] = Field(default_factory=list)
+
+    @property
+    def failed(self) -> list[ItemResult]:
+        return [item for item in self.items if item.outcome == "failed"]
+
+
+#: Called with ("discover", None) before files are hashed, ("start", number of documents to
+#: process), then ("item", ItemResult) per processed document.
+Observer = Callable[[str, object], None]
+
+
+def process_document(path: str, settings: PipelineSettings) -> ProcessedDocument:
+    """parse -> chunk -> enrich for one PDF. Raises IngestError naming the stage that failed."""
+    with stage("parse", path):
+        document = parse_pdf(path, settings.parse)
+    with stage("enrich", path):
+        metadata = document_metadata(document, settings.enrich)
+    with stage("chunk", path):
+        chunks = chunk_document(document, settings.chunk, tiktoken_counter(settings.chunk.encoding))
+    with stage("enrich", path):
+        chunks = chunks_with_language(chunks, settings.enrich)
+    processed = ProcessedDocument(document=document, chunks=chunks, metadata=metadata,
+                                  title=document_title(document, metadata))
+    return replace_surrogates(processed)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _scrub(value):
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_scrub(item) for item in value]
+    if isinstance(value, dict):
+        return {_scrub(key): _scrub(item) for key, item in value.items()}
+    return value
+
+
+def replace_surrogates(processed: ProcessedDocument) -> ProcessedDocument:
+    """Lone UTF-16 surrogates (broken font maps) cannot be stored as UTF-8: replace them by U+FFFD
+    (same length, so chunk offsets stay right) and say so in the document's warnings."""
+    dumped = processed.model_dump(mode="python")
+    found = len(_SURROGATE.findall(json.dumps(dumped, ensure_ascii=False, default=str)))
+    if not found:
+        return processed
+    cleaned = ProcessedDocument.model_validate(_scrub(dumped))
+    cleaned.document.warnings.append(f"{found} invalid character(s) (lone surrogates) replaced by U+FFFD")
+    return cleaned
+
+
+class stage:
+    """Turn any unexpected exception inside the block into an IngestError of this stage."""
+
+    def __init__(self, name: str, path: str):
+        self.name, self.path = name, path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, _traceback) -> bool:
+        if error is None or isinstance(error, IngestError) or not isinstance(error, Exception):
+            return False
+        if isinstance(error, TimeoutError):
+            raise error
+        raise IngestError(f"{type(error).__name__}: {error}", path=self.path, stage=self.name) from error
+
+
+def check_ocr(settings: PipelineSettings) -> None:
+    """Fail in seconds, before any work, when OCR may run and Tesseract or a language pack is missing."""
+    if settings.parse.ocr.mode == "never":
+        return
+    from parsers.ocr import check_ocr_available
+
+    check_ocr_available(settings.parse.ocr)
+
+
+def stored_settings(settings: PipelineSettings) -> dict:
+    """Settings kept with each document: enough to reprocess it the same way (rules included)."""
+    return settings.model_dump(mode="json", exclude={"workers", "timeout", "store"})
+
+
+def _info(settings: PipelineSettings, run_id: int, rules_hash: str | None, mtime: float | None,
+          title: str | None = None, metadata: dict | None = None) -> DocumentInfo:
+    return DocumentInfo(title=title, metadata=metadata or {}, mtime=mtime, pipeline_version=PIPELINE_VERSION,
+                        settings=stored_settings(settings), settings_hash=settings.settings_hash(),
+                        rules_hash=rules_hash, embedding_limit=settings.chunk.embedding_limit, run_id=run_id)
+
+
+def store_result(db: Database, run_id: int, item: Classified, result: TaskResult, settings: PipelineSettings,
+                 outcome: str) -> ItemResult:
+    """One transaction: the document's new version (or its failure) and its run_items row."""
+    file = item.file
+    mtime = file.mtime if file else None
+    with db.transaction() as session:
+        document_id = item.document_id or assign_document_id(session, item.path)
+        if isinstance(result.value, Failure):
+            failure = result.value
+            before = save_failure(session, document_id, item.path, f"[{failure.stage}] {failure.message}",
+                                  content_sha256=file.sha256 if file else None,
+                                  size_bytes=file.size_bytes if file else None, mtime=mtime,
+                                  info=_info(settings, run_id, item.rules_hash, mtime))
+            done = ItemResult(path=item.path, document_id=document_id, outcome="failed", stage=failure.stage,
+                              message=failure.message, chunks_before=before, chunks_after=0,
+                              seconds=result.seconds)
+        else:
+            processed: ProcessedDocument = result.value
+            info = _info(settings, run_id, item.rules_hash, mtime, processed.title, processed.metadata)
+            before, after = save_document(session, document_id, processed.document, processed.chunks, info)
+            limit = settings.chunk.embedding_limit
+            over = sum(1 for chunk in processed.chunks
+                       if chunk.metadata.get("over_embedding_limit") or chunk.token_count > limit)
+            message = item.reason
+            if over:
+                message = "; ".join(filter(None, [message, f"{over} chunk(s) over the embedding limit of {limit} "
+                                                           "tokens (chunks.over_embedding_limit = 1)"]))
+            warnings = processed.document.warnings
+            if warnings:
+                message = "; ".join(filter(None, [message, f"{len(warnings)} warning(s): {warnings[0]}"]))
+            done = ItemResult(path=item.path, document_id=document_id, outcome=outcome, message=message,
+                              chunks_before=before, chunks_after=after, over_limit_chunks=over,
+                              seconds=result.seconds)
+        _add_item(session, run_id, done)
+    return done
+
+
+def store_or_fail(db: Database, run_id: int, item: Classified, result: TaskResult, settings: PipelineSettings,
+                  outcome: str) -> ItemResult:
+    """store_result; if writing this document fails (its transaction is rolled back), record it as
+    failed at stage "store" so one bad document cannot stop the batch. Lock and connection errors
+    (StorageError) still stop the run: every later write would fail the same way."""
+    try:
+        return store_result(db, run_id, item, result, settings, outcome)
+    except StorageError:
+        raise
+    except Exception as error:  # noqa: BLE001 - e.g. a value the database cannot encode
+        failure = TaskResult(value=Failure(stage="store", message=f"cannot store: {type(error).__name__}: "
+                                                                  f"{str(error).splitlines()[0][:300]}"),
+                             seconds=result.seconds)
+        return store_result(db, run_id, item, failure, settings, outcome)
+
+
+def _add_item(session, run_id: int, item: ItemResult) -> None:
+    add_run_item(session, run_id, item.path, item.outcome, document_id=item.document_id, stage=item.stage,
+                 message=item.message, chunks_before=item.chunks_before, chunks_after=item.chunks_after,
+                 over_limit_chunks=item.over_limit_chunks, seconds=item.seconds)
+
+
+def _record_skips(db: Database, run_id: int, items: list[Classified]) -> list[ItemResult]:
+    """Unchanged, still-failed and removed files: one transaction for the skips, one per removal."""
+    results: list[ItemResult] = []
+    skips = [item for item in items if item.outcome in ("unchanged", "still_failed")]
+    with db.transaction() as session:
+        for item in skips:
+            done = ItemResult(path=item.path, document_id=item.document_id, outcome=item.outcome, message=item.reason)
+            _add_item(session, run_id, done)
+            results.append(done)
+    for item in items:
+        if item.outcome == "removed":
+            with db.transaction() as session:
+                before = mark_removed(session, item.document_id, run_id)
+                done = ItemResult(path=item.path, document_id=item.document_id, outcome="removed",
+                                  message="file no longer exists; pages, elements and chunks deleted",
+                                  chunks_before=before, chunks_after=0)
+                _add_item(session, run_id, done)
+            results.append(done)
+    return results
+
+
+def run_pipeline(paths: list[str | os.PathLike], settings: PipelineSettings | dict | None = None, *,
+                 db: str | Database | None = None, force: bool = False,
+                 observer: Observer | None = None) -> RunSummary:
+    """The nightly batch over `paths` (folders searched recursively for *.pdf, or files).
+
+    Raises ConfigError (bad path/settings), OcrUnavailableError (before any work),
+    RunLockedError (another run holds the database). Document failures do not raise: they
+    are recorded and counted in the summary (`summary.failed`).
+    """
+    settings = PipelineSettings.resolve(settings)
+    started = time.monotonic()
+    check_ocr(settings)
+    check_languages(settings.enrich)
+    database = db if isinstance(db, Database) else open_database(db or settings.store.db)
+    try:
+        names = [Path(path).expanduser().resolve().as_posix() for path in paths]
+        with run_lock(database, "run", names, stored_settings(settings), PIPELINE_VERSION) as run_id:
+            if observer:
+                observer("discover", None)
+            classified = classify(list(paths), document_rows(database), settings, force=force)
+            results = _record_skips(database, run_id, classified)
+            todo = [item for item in classified if item.outcome in ("new", "changed")]
+            if observer:
+                observer("start", len(todo))
+            for item, result in execute([item.path for item in todo], todo, settings):
+                done = store_or_fail(database, run_id, item, result, settings, item.outcome)
+                results.append(done)
+                if observer:
+                    observer("item", done)
+            summary = _summarise(run_id, results, time.monotonic() - started)
+            finish_run(database, run_id, _run_counts(summary), summary.seconds,
+                       message=f"{len(summary.failed)} document(s) failed" if summary.failed else None)
+            return summary
+    finally:
+        if not isinstance(db, Database):
+            database.close()
+
+
+def _summarise(run_id: int, results: list[ItemResult], seconds: float) -> RunSummary:
+    counts = Counter(item.outcome for item in results)
+    return RunSummary(run_id=run_id, counts={name: counts.get(name, 0) for name in
+                                             ("new", "changed", "unchanged", "still_failed", "removed", "failed",
+                                              "reprocessed")},
+                      chunks_written=sum(item.chunks_after or 0 for item in results
+                                         if item.outcome in ("new", "changed", "reprocessed")),
+                      over_limit_chunks=sum(item.over_limit_chunks for item in results),
+                      seconds=round(seconds, 3), items=results)
+
+
+def _run_counts(summary: RunSummary) -> dict[str, int]:
+    counts = {name: summary.counts.get(name, 0) for name in ("new", "changed", "removed", "failed")}
+    counts["unchanged"] = summary.counts.get("unchanged", 0) + summary.counts.get("still_failed", 0)
+    counts["changed"] += summary.counts.get("reprocessed", 0)
+    counts["chunks_written"] = summary.chunks_written
+    counts["over_limit_chunks"] = summary.over_limit_chunks
+    return counts
+
+
+class ReprocessResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: int
+    item: ItemResult
+    source_path: str
+
+
+def reprocess_document(id_or_path: str, *, db: str | Database | None = None, config: str | None = None,
+                       overrides: dict | None = None) -> ReprocessResult:
+    """Parse, chunk and store one document again, atomically, even if unchanged.
+
+    Settings: those stored with the document, then `config`, then `overrides`. Raises
+    DocumentNotFoundError for an unknown id/path, IngestError(stage="discover") when the source
+    file is gone, RunLockedError while a run holds the database. A failure of the document is
+    recorded (status failed) and returned in `item`, not raised.
+    """
+    from ingest.discover import fingerprint
+    from ingest.enrich import rules_hash
+    from ingest.settings import load_settings
+    from storage import find_document
+
+    database = db if isinstance(db, Database) else open_database(db or "ingest.db")
+    try:
+        if Path(id_or_path).is_file():  # a path: stored or not (a new file is simply ingested)
+            path = Path(id_or_path).expanduser().resolve().as_posix()
+            try:
+                row = find_document(database, path)
+            except DocumentNotFoundError:
+                row = None
+        else:
+            row = find_document(database, id_or_path)
+            path = row.source_path
+        if not Path(path).is_file():
+            raise IngestError("source file no longer exists; restore it or let `ingest run` mark it removed",
+                              path=path, stage="discover")
+        settings = load_settings(config, overrides, base=row.settings if row and row.settings else None)
+        check_ocr(settings)
+        with run_lock(database, "reprocess", [path], stored_settings(settings), PIPELINE_VERSION) as run_id:
+            file = fingerprint(path)
+            item = Classified(outcome="changed", path=path, document_id=row.id if row else None, file=file,
+                              rules_hash=rules_hash(path, settings.enrich), reason="reprocess")
+            [(_tag, result)] = list(execute([path], [item], settings.model_copy(
+                update={"workers": min(settings.worker_count, 1)})))
+            done = store_or_fail(database, run_id, item, result, settings, "reprocessed")
+            summary = _summarise(run_id, [done], 0.0)
+            finish_run(database, run_id, _run_counts(summary), done.seconds or 0.0,
+                       message=f"failed: [{done.stage}] {done.message}" if done.outcome == "failed" else None)
+            return ReprocessResult(run_id=run_id, item=done, source_path=path)
+    finally:
+        if not isinstance(db, Database):
+            database.close()

@@ -1,0 +1,176 @@
+"""Running `process_document` for many PDFs: a process pool with a per-document time limit.
+
+One task per document; at most `workers` tasks in flight, so a task starts when submitted
+and its clock is honest. Two limits:
+
+- soft: inside the worker an interval timer raises TimeoutError at `timeout` seconds, which
+  becomes a clean failure of the stage that was running;
+- hard: a task still running `grace` seconds later is stuck in native code (pdfium, a
+  Tesseract call): the pool's processes are killed, the task is failed with
+  "timed out after N s", the pool is replaced and the other in-flight tasks are resubmitted.
+
+A worker that dies (segfault, out-of-memory kill) breaks the pool: its in-flight tasks are
+retried one at a time, so only the document that kills a worker on its own is failed.
+`workers = 0` runs everything in this process (debugging; the soft limit still applies).
+Workers watch the parent's pid and exit within a second when the run is killed.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Iterator, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from ingest.settings import PipelineSettings
+from parsers.errors import IngestError
+from storage.runs import pid_alive, process_start_time
+
+T = TypeVar("T")
+
+#: Replace each worker after this many documents, so a slow leak in a parser cannot grow forever.
+TASKS_PER_WORKER = 25
+
+
+class Failure(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    stage: str
+    message: str
+
+
+class TaskResult(BaseModel):
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    value: Any  # ProcessedDocument | Failure
+    seconds: float
+
+
+def hard_grace(timeout: float) -> float:
+    """Extra seconds after the soft limit before a worker is killed."""
+    return min(max(5.0, 0.1 * timeout), 60.0)
+
+
+def _on_alarm(_signum, _frame):
+    raise TimeoutError
+
+
+def _worker_init(parent_pid: int, parent_start: str | None) -> None:
+    os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+    threading.Thread(target=_exit_when_orphaned, args=(parent_pid, parent_start), daemon=True,
+                     name="orphan-watch").start()
+
+
+def _exit_when_orphaned(parent_pid: int, parent_start: str | None) -> None:
+    """A worker whose run was killed (kill -9) stops within a second instead of parsing on for
+    up to --timeout seconds with nobody to receive the result."""
+    while True:
+        time.sleep(1.0)
+        if not pid_alive(parent_pid, parent_start):
+            os._exit(70)
+
+
+def run_task(path: str, settings: PipelineSettings) -> TaskResult:
+    """process_document with the soft time limit; every exception becomes a Failure."""
+    from ingest.pipeline import process_document
+
+    started = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, settings.timeout)
+    try:
+        value: Any = process_document(path, settings)
+    except TimeoutError:
+        value = Failure(stage="parse", message=f"timed out after {settings.timeout:g} s; raise --timeout for "
+                                               "very long documents, or fix/remove the file")
+    except IngestError as error:
+        value = Failure(stage=error.stage, message=error.reason)
+    except MemoryError:
+        value = Failure(stage="parse", message="out of memory; run with fewer --workers")
+    except Exception as error:  # noqa: BLE001 - a bug in a stage must fail one document, not the batch
+        value = Failure(stage="pipeline", message=f"unexpected {type(error).__name__}: {error}")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return TaskResult(value=value, seconds=round(time.monotonic() - started, 3))
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context("forkserver")
+    me = os.getpid()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init,
+                               initargs=(me, process_start_time(me)), max_tasks_per_child=TASKS_PER_WORKER)
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except (OSError, AttributeError):
+            pass
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def execute(paths: list[str], tags: list[T], settings: PipelineSettings,
+            task: Callable[[str, PipelineSettings], TaskResult] = run_task) -> Iterator[tuple[T, TaskResult]]:
+    """Yield (tag, result) for every path, in completion order. Never raises for a document's failure.
+
+    `task` must be a module-level function (it is pickled to the workers); tests pass their own.
+    """
+    if settings.worker_count == 0:
+        for path, tag in zip(paths, tags):
+            yield tag, task(path, settings)
+        return
+    workers = settings.worker_count
+    limit = settings.timeout + hard_grace(settings.timeout)
+    pending: deque[tuple[str, T]] = deque(zip(paths, tags))
+    suspects: deque[tuple[str, T]] = deque()  # were in flight when a worker died: run alone
+    in_flight: dict[Future, tuple[str, T, float, bool]] = {}
+    pool = _new_pool(workers)
+    try:
+        while pending or suspects or in_flight:
+            alone = any(solo for *_rest, solo in in_flight.values())
+            if suspects and not in_flight:
+                path, tag = suspects.popleft()
+                in_flight[pool.submit(task, path, settings)] = (path, tag, time.monotonic(), True)
+            while pending and not suspects and not alone and len(in_flight) < workers:
+                path, tag = pending.popleft()
+                in_flight[pool.submit(task, path, settings)] = (path, tag, time.monotonic(), False)
+            done, _ = wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                path, tag, started, solo = in_flight.pop(future)
+                try:
+                    yield tag, future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    if solo:
+                        yield tag, TaskResult(value=Failure(stage="parse", message=(
+                            "the worker process died while parsing (crash or out-of-memory kill)")),
+                            seconds=round(time.monotonic() - started, 3))
+                    else:
+                        suspects.append((path, tag))
+            now = time.monotonic()
+            expired = [future for future, (_p, _t, started, _s) in in_flight.items() if now - started > limit]
+            for future in expired:
+                path, tag, started, _solo = in_flight.pop(future)
+                yield tag, TaskResult(value=Failure(stage="parse", message=(
+                    f"timed out after {settings.timeout:g} s (worker killed); raise --timeout for very long "
+                    "documents, or fix/remove the file")), seconds=round(now - started, 3))
+            if expired or broken:
+                for future, (path, tag, _started, solo) in list(in_flight.items()):
+                    (suspects if broken else pending).appendleft((path, tag))
+                in_flight.clear()
+                _kill_pool(pool)
+                pool = _new_pool(workers)
+    except BaseException:
+        _kill_pool(pool)
+        raise
+    pool.shutdown(wait=True)

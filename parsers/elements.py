@@ -1,0 +1,143 @@
+"""Blocks -> typed `Element`s: paragraphs, titles, list items with levels, tables with
+captions, page furniture; and tables continued across a page break merged into one.
+"""
+
+from __future__ import annotations
+
+from parsers.blocks import Block, Line
+from parsers.layout import PageLayout
+from parsers.lists import LIST_MARKER, marker_positions_to_levels, split_marker
+from parsers.models import Element, ElementType, table_rows_to_text
+from parsers.tables import TableFound, caption_of, same_table_shape, strip_repeated_header
+
+_FURNITURE_TYPES = {"header": ElementType.header, "footer": ElementType.footer, "page_number": ElementType.page_number}
+
+
+def _bbox(box) -> tuple[float, float, float, float]:
+    return tuple(round(float(v), 2) for v in box)
+
+
+def blocks_to_elements(page_blocks: list[tuple[int, Block]], furniture: dict[int, list[tuple[str, Line]]],
+                       layouts: list[PageLayout]) -> list[Element]:
+    """Elements in reading order, page by page: header furniture, body, footer furniture,
+    then margin text (rotated runs such as an arXiv stamp, typed `header` with
+    `data.role = "margin"` so it never enters the body)."""
+    mark_list_items(page_blocks)
+    attach_captions(page_blocks)
+    by_page: dict[int, list[Block]] = {}
+    for page, block in page_blocks:
+        by_page.setdefault(page, []).append(block)
+    elements: list[Element] = []
+    for layout in layouts:
+        page = layout.page_no
+        found = furniture.get(page, [])
+        elements.extend(_furniture(kind, line, page) for kind, line in found if kind == "header")
+        elements.extend(e for block in by_page.get(page, []) if (e := block_to_element(block, page)) is not None)
+        elements.extend(_furniture(kind, line, page) for kind, line in found if kind != "header")
+        for segment in layout.rotated:
+            if segment.text.strip():
+                elements.append(Element(type=ElementType.header, text=segment.text.strip(), page=page,
+                                        bbox=_bbox((segment.x0, segment.top, segment.x1, segment.bottom)),
+                                        data={"role": "margin", "rotated": True}))
+    return elements
+
+
+def _furniture(kind: str, line: Line, page: int) -> Element:
+    return Element(type=_FURNITURE_TYPES[kind], text=line.text.strip(), page=page,
+                   bbox=_bbox((line.x0, line.top, line.x1, line.bottom)))
+
+
+def block_to_element(block: Block, page: int) -> Element | None:
+    if block.kind == "table":
+        table: TableFound = block.tag["table"]
+        return Element(type=ElementType.table, text=table_rows_to_text(table.rows), page=page, bbox=_bbox(table.bbox),
+                       rows=table.rows, header_rows=table.header_rows, caption=block.tag.get("caption"),
+                       data={"ruled": table.ruled, "columns": len(table.rows[0]) if table.rows else 0})
+    text = block.text.strip()
+    if not text:
+        return None
+    bbox = _bbox(block.bbox)
+    if block.kind == "title":
+        return Element(type=ElementType.title, text=text, page=page, bbox=bbox, heading_level=block.tag.get("level", 1))
+    if block.kind == "caption":
+        return Element(type=ElementType.caption, text=text, page=page, bbox=bbox)
+    if block.kind == "list_item":
+        marker, rest = split_marker(text)
+        return Element(type=ElementType.list_item, text=rest or text, page=page, bbox=bbox,
+                       list_level=block.tag.get("list_level", 0), data={"marker": marker} if marker else {})
+    return Element(type=ElementType.paragraph, text=text, page=page, bbox=bbox)
+
+
+def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
+    """Blocks starting with a list marker become list items; nesting levels per run of
+    consecutive items on a page, from the markers' x positions."""
+    run: list[Block] = []
+    run_page = None
+
+    def close() -> None:
+        if run:
+            for block, level in zip(run, marker_positions_to_levels([b.lines[0].x0 for b in run])):
+                block.tag["list_level"] = level
+        run.clear()
+
+    for page, block in page_blocks:
+        is_item = block.kind == "paragraph" and bool(LIST_MARKER.match(block.lines[0].text))
+        if is_item:
+            block.kind = "list_item"
+            if page != run_page:
+                close()
+            run.append(block)
+            run_page = page
+        elif block.kind != "title" or run:
+            close()
+    close()
+
+
+def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
+    """"Table 3: ..." / "Figure 2. ..." paragraphs become captions; a table caption
+    directly above or below a table on the same page is also stored on the table."""
+    for i, (page, block) in enumerate(page_blocks):
+        if block.kind not in ("paragraph", "title") or not caption_of(block.text) or len(block.text) > 400:
+            continue
+        block.kind = "caption"
+        for j in (i + 1, i - 1):
+            if 0 <= j < len(page_blocks) and page_blocks[j][0] == page and page_blocks[j][1].kind == "table":
+                page_blocks[j][1].tag.setdefault("caption", block.text)
+                break
+
+
+def merge_continued_tables(elements: list[Element]) -> list[Element]:
+    """A table that is the first body element of a page and continues the table that
+    ended the previous page (same column count) is merged into it: rows appended, a
+    repeated header dropped, `page_end` and `data.parts` (page, bbox) recorded."""
+    merged: list[Element] = []
+    last_body: Element | None = None
+    last_index = -1
+    for element in elements:
+        if element.is_furniture or element.data.get("role") == "margin":
+            merged.append(element)
+            continue
+        previous = last_body
+        continues = (
+            element.type is ElementType.table and previous is not None and previous.type is ElementType.table
+            and element.page == previous.last_page + 1 and same_table_shape(previous.rows, element.rows)
+            and not (element.caption and previous.caption and element.caption != previous.caption)
+        )
+        if continues:
+            header = previous.rows[: previous.header_rows]
+            rows = strip_repeated_header(header, element.rows) if header else element.rows
+            if previous.header_rows == 0 and element.header_rows and element.rows[: element.header_rows] == previous.rows[: element.header_rows]:
+                rows = element.rows[element.header_rows:]
+            parts = previous.data.get("parts") or [{"page": previous.page, "bbox": list(previous.bbox)}]
+            parts.append({"page": element.page, "bbox": list(element.bbox)})
+            all_rows = previous.rows + rows
+            updated = previous.model_copy(update={
+                "rows": all_rows, "text": table_rows_to_text(all_rows), "page_end": element.page,
+                "data": {**previous.data, "parts": parts, "continued": True},
+            })
+            merged[last_index] = updated
+            last_body = updated
+            continue
+        merged.append(element)
+        last_body, last_index = element, len(merged) - 1
+    return merged

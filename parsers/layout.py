@@ -1,0 +1,182 @@
+"""Per-page passes: what one page holds (`PageLayout`) and its body in reading order.
+
+`pdfium_page_to_layout` runs once per page while the PDF is open: characters ->
+segments, the drawing facts, and, only on pages that draw enough rulings, ruled tables
+(pdfplumber's table algorithm on pypdfium2's edges, see `rulings.py`).
+`layout_to_blocks` runs after the document-wide furniture decision: it removes
+furniture lines, stands each table in for its cells, finds tables without rulings and
+cuts the rest into reading-order blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from parsers.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
+from parsers.chars import Segment, chars_to_segments, textpage_to_chars
+from parsers.furniture import furniture_key, is_page_number, line_zone
+from parsers.tables import (
+    TableFound,
+    lines_to_unruled_tables,
+    page_to_drawing_facts,
+    pdfium_page_to_tables,
+    table_to_segment,
+)
+
+
+@dataclass(slots=True)
+class PageLayout:
+    page_no: int
+    width: float
+    height: float
+    segments: list[Segment] = field(default_factory=list)
+    rotated: list[Segment] = field(default_factory=list)
+    tables: list[TableFound] = field(default_factory=list)
+    image_area_ratio: float = 0.0
+    text: str = ""
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+
+
+def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayout:
+    """Read page `index` (0-based) with pypdfium2; the page is closed before returning."""
+    page = document[index]
+    try:
+        width, height = page.get_size()
+        textpage = page.get_textpage()
+        try:
+            chars = textpage_to_chars(textpage, height)
+        finally:
+            textpage.close()
+        facts = page_to_drawing_facts(page, width, height)
+        tables = []
+        if detect_tables and facts.may_hold_ruled_table and chars:
+            tables = pdfium_page_to_tables(page, chars, height)
+    finally:
+        page.close()
+    segments = [s for s in chars_to_segments(chars) if _on_page(s, width, height)]
+    layout = PageLayout(page_no=index + 1, width=width, height=height,
+                        segments=strip_line_numbers([s for s in segments if not s.rotated]),
+                        rotated=[s for s in segments if s.rotated],
+                        image_area_ratio=facts.image_area_ratio, tables=tables)
+    layout.text = "\n".join(s.text for s in segments)
+    layout.lines = segments_to_lines(layout.segments)
+    return layout
+
+
+def _on_page(segment: Segment, width: float, height: float) -> bool:
+    """False for text drawn wholly outside the visible page (clipped away by the viewer)."""
+    return segment.x1 > 0 and segment.x0 < width and segment.bottom > 0 and segment.top < height
+
+
+def layout_to_furniture_candidates(layout: PageLayout, em: float) -> list[tuple[str, str]]:
+    """(zone, text) of the lines at the page's top and bottom edges."""
+    boxes = [(line.top, line.bottom) for line in layout.lines]
+    out = []
+    for i, line in enumerate(layout.lines):
+        zone = line_zone(i, boxes, layout.height, em)
+        if zone:
+            out.append((zone, line.text))
+    return out
+
+
+def split_furniture(layout: PageLayout, keys: set[tuple[str, str]], em: float) -> tuple[list[tuple[str, Line]], list[Line]]:
+    """(furniture as (type, line), body lines). Types: header, footer, page_number.
+
+    Besides repeated lines (`keys`) and page numbers, a short line in small type
+    (<= 0.85 x body size) above all other text is a header even on a one-page document.
+    """
+    furniture, body = [], []
+    count = len(layout.lines)
+    boxes = [(line.top, line.bottom) for line in layout.lines]
+    for i, line in enumerate(layout.lines):
+        zone = line_zone(i, boxes, layout.height, em)
+        small_top = zone == "header" and i == 0 and count > 1 and line.size <= 0.85 * em and len(line.text) <= 80
+        small_top = small_top or _alone_at_edge(layout, i, em)
+        if zone and is_page_number(line.text):
+            furniture.append(("page_number", line))
+        elif zone and ((zone, furniture_key(line.text)) in keys or _carries_page_number(line.text, layout.page_no)
+                       or small_top):
+            furniture.append((zone, line))
+        else:
+            body.append(line)
+    return furniture, body
+
+
+def strip_line_numbers(segments: list[Segment]) -> list[Segment]:
+    """Without margin line numbers (transcripts, legal drafts): small integers standing
+    left of all other text on at least 5 lines, increasing down the page."""
+    numbers = [s for s in segments if s.text.isdigit() and len(s.text) <= 3]
+    if len(numbers) < 5:
+        return segments
+    others = [s for s in segments if not (s.text.isdigit() and len(s.text) <= 3)]
+    if not others:
+        return segments
+    text_left = min(s.x0 for s in others)
+    margin = [s for s in numbers if s.x1 < text_left - 2]
+    values = [int(s.text) for s in sorted(margin, key=lambda s: s.top)]
+    if len(margin) < 5 or values != sorted(values):
+        return segments
+    drop = {id(s) for s in margin}
+    return [s for s in segments if id(s) not in drop]
+
+
+def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tables: bool) -> list[Block]:
+    """Reading-order blocks of the page body; a table is one block with `tag["table"]`."""
+    segments = [s for line in body for s in line.segments]
+    tables = list(layout.tables)
+    if tables:
+        segments = [s for s in segments if not any(_inside(s, t.bbox) for t in tables)]
+    lines = segments_to_lines(segments)
+    if detect_tables:
+        for start, end, table in reversed(lines_to_unruled_tables(lines, em)):
+            tables.append(table)
+            del lines[start:end]
+        segments = [s for line in lines for s in line.segments]
+    segments += [table_to_segment(t, em) for t in tables]
+    if not segments:
+        return []
+    blocks: list[Block] = []
+    for region in lines_to_regions(segments_to_lines(segments), em):
+        pending: list[Line] = []
+        for line in region:
+            table_segment = next((s for s in line.segments if "table" in s.tag), None)
+            if table_segment is None:
+                pending.append(line)
+                continue
+            blocks.extend(region_to_blocks(pending, em))
+            pending = []
+            rest = [s for s in line.segments if s is not table_segment]
+            block = Block([line], kind="table", tag={"table": table_segment.tag["table"]})
+            blocks.append(block)
+            if rest:
+                blocks.extend(region_to_blocks(segments_to_lines(rest), em))
+        blocks.extend(region_to_blocks(pending, em))
+    return blocks
+
+
+def _inside(segment: Segment, bbox: tuple[float, float, float, float]) -> bool:
+    x0, top, x1, bottom = bbox
+    mx, my = (segment.x0 + segment.x1) / 2, (segment.top + segment.bottom) / 2
+    return x0 - 1 <= mx <= x1 + 1 and top - 1 <= my <= bottom + 1
+
+
+def _alone_at_edge(layout: PageLayout, index: int, em: float) -> bool:
+    """The first or last line, short, inside the outer 7% of the page and set apart from
+    the body by at least 1.5 em: a running header or footer even on a one-page file."""
+    lines = layout.lines
+    if len(lines) < 3 or len(lines[index].text) > 80:
+        return False
+    line = lines[index]
+    if index == 0:
+        return line.bottom <= 0.07 * layout.height and lines[1].top - line.bottom >= 1.5 * em
+    if index == len(lines) - 1:
+        return line.top >= 0.93 * layout.height and line.top - lines[-2].bottom >= 1.5 * em
+    return False
+
+
+def _carries_page_number(text: str, page_no: int) -> bool:
+    """A short edge line that starts or ends with this page's number ("2 Z. Shen et al.")."""
+    words = text.split()
+    return 1 < len(words) <= 10 and len(text) <= 80 and str(page_no) in (words[0], words[-1])

@@ -1,0 +1,107 @@
+"""Opening a PDF with pypdfium2 (errors named and explained), its info dictionary and outline."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from parsers.errors import ParseError
+
+_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
+_BAD_TITLES = re.compile(r"^(untitled|microsoft word\b|document\d*$|slide \d+|title$|\s*$)|\.(docx?|pdf|indd|qxd|tex)\s*$",
+                         re.IGNORECASE)
+
+
+def open_pdfium(path: Path) -> pdfium.PdfDocument:
+    """Open `path` with pypdfium2, turning every failure into a `ParseError` that says
+    what is wrong with the file and what to do about it."""
+    where = str(path)
+    if not path.exists():
+        raise ParseError("file not found; check the path", path=where)
+    if path.stat().st_size == 0:
+        raise ParseError("empty file (0 bytes); the download or copy probably failed, fetch it again", path=where)
+    with open(path, "rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" not in head:
+        raise ParseError("not a PDF (no %PDF- header); check the file type", path=where)
+    try:
+        document = pdfium.PdfDocument(os.fspath(path))
+    except pdfium.PdfiumError as error:
+        message = str(error)
+        if "password" in message.lower() or "security" in message.lower():
+            raise ParseError("encrypted PDF needs a password; decrypt it first (e.g. `qpdf --decrypt "
+                             "--password=... in.pdf out.pdf`) and ingest the decrypted copy", path=where) from error
+        raise ParseError(f"damaged or truncated PDF that cannot be opened ({message}); "
+                         "re-export or re-download it", path=where) from error
+    if len(document) == 0:
+        document.close()
+        raise ParseError("the PDF has no pages (truncated or damaged); re-download it", path=where)
+    return document
+
+
+def pdf_date_to_iso(value: str) -> str | None:
+    """"D:20200331180255+09'00'" -> "2020-03-31T18:02:55+09:00"; None when not a PDF date."""
+    match = _DATE.match(value.strip())
+    if not match:
+        return None
+    year, month, day, hour, minute, second, sign, tz_h, tz_m = match.groups()
+    try:
+        moment = datetime(int(year), int(month or 1), int(day or 1), int(hour or 0), int(minute or 0), int(second or 0))
+    except ValueError:
+        return None
+    if sign in ("+", "-"):
+        delta = timedelta(hours=int(tz_h or 0), minutes=int(tz_m or 0))
+        moment = moment.replace(tzinfo=timezone(delta if sign == "+" else -delta))
+    elif sign in ("Z", "z"):
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.isoformat()
+
+
+def document_to_info(document: pdfium.PdfDocument) -> dict[str, str]:
+    """The info dictionary (Title, Author, ..., dates as ISO 8601 where parseable), empty values dropped."""
+    try:
+        raw = document.get_metadata_dict(skip_empty=True)
+    except Exception:  # noqa: BLE001 - a broken info dict must not fail the document
+        return {}
+    info = {}
+    for key, value in raw.items():
+        value = str(value).strip()
+        if key in ("CreationDate", "ModDate"):
+            value = pdf_date_to_iso(value) or value
+        if value:
+            info[key] = value
+    return info
+
+
+def sensible_info_title(info: dict[str, str]) -> str | None:
+    """The info Title when it reads like a title, not a file name or a producer default."""
+    title = info.get("Title", "").strip()
+    if len(title) < 4 or _BAD_TITLES.search(title):
+        return None
+    if " " not in title and any(c.isdigit() or c in "_.-" for c in title):
+        return None  # "905_Precinct_NoOU", "10811.exe", "header-test-doc": file names
+    return title
+
+
+def document_to_outline(document: pdfium.PdfDocument) -> list[tuple[int, str, int]]:
+    """Bookmarks as (level from 0, title, 1-based page or 0 when unknown).
+
+    Works with pypdfium2 5 (`get_title()`, `get_dest().get_index()`) and 4 (`title`,
+    `page_index`). A broken outline raises; the caller records a warning and goes on.
+    """
+    outline = []
+    for item in document.get_toc(max_depth=8):
+        if hasattr(item, "get_title"):
+            title = item.get_title() or ""
+            dest = item.get_dest()
+            index = dest.get_index() if dest is not None else None
+        else:
+            title, index = item.title or "", getattr(item, "page_index", None)
+        page = index + 1 if index is not None and index >= 0 else 0
+        if title.strip():
+            outline.append((item.level, title.strip(), page))
+    return outline

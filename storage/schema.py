@@ -1,0 +1,216 @@
+"""The SQL schema: SQLAlchemy 2 typed declarative models whose table and column names are a contract.
+
+Users and evaluation scripts query these tables with plain SQL (`ingest query`), so names
+follow DESIGN.md exactly. Conventions:
+
+- Timestamps are ISO-8601 UTC text (`2026-11-29T12:00:00Z`): readable and sortable in SQL.
+- JSON columns (`metadata`, `data`, `settings`, ...) are JSON text, queryable with
+  `json_extract(metadata, '$.doc_type')`; non-ASCII is stored as is, not `\\u` escaped.
+- `chunks.heading_path` is the heading list joined with " / " (HEADING_PATH_SEPARATOR),
+  for reading and LIKE; `chunks.heading_path_json` holds the exact list.
+- `chunks_fts` is an FTS5 external-content index over `chunks.text`, kept in sync by
+  triggers, so every write path (the library or a user's own SQL) keeps it right.
+- The schema version lives in `meta` (key `schema_version`); see `storage.db`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: Bump when a table or column changes, and teach `storage.db.migrate` the step.
+SCHEMA_VERSION = 1
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, list[str]: JSON, list[int]: JSON}
+
+
+class Meta(Base):
+    """Key/value facts about the database file itself, e.g. `schema_version`."""
+
+    __tablename__ = "meta"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class DocumentRow(Base):
+    """One source PDF. `status` is ok | failed | removed; a removed document keeps its row
+    (history, stable id) but its pages, elements and chunks are deleted."""
+
+    __tablename__ = "documents"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    source_path: Mapped[str] = mapped_column(Text, unique=True)
+    content_sha256: Mapped[str | None] = mapped_column(String(64))
+    size_bytes: Mapped[int | None] = mapped_column(Integer)
+    mtime: Mapped[float | None] = mapped_column(Float, doc="file modification time, seconds since the epoch")
+    page_count: Mapped[int | None] = mapped_column(Integer)
+    title: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    error: Mapped[str | None] = mapped_column(Text, doc="'[stage] message' of the last failure")
+    metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSON, default=dict)
+    pipeline_version: Mapped[str | None] = mapped_column(String(32))
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, doc="parse/chunk/enrich settings used")
+    settings_hash: Mapped[str | None] = mapped_column(String(16))
+    rules_hash: Mapped[str | None] = mapped_column(String(16), doc="hash of the sidecar file and matching path rules")
+    ingested_at: Mapped[str | None] = mapped_column(String(32))
+    text: Mapped[str | None] = mapped_column(Text, doc="canonical text; chunk offsets index it")
+    warnings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    chunk_count: Mapped[int] = mapped_column(Integer, default=0)
+    last_run_id: Mapped[int | None] = mapped_column(Integer)
+
+
+class PageRow(Base):
+    __tablename__ = "pages"
+
+    document_id: Mapped[str] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True)
+    page_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    width: Mapped[float] = mapped_column(Float, doc="PDF points")
+    height: Mapped[float] = mapped_column(Float, doc="PDF points")
+    text_source: Mapped[str] = mapped_column(String(16))
+    ocr_confidence: Mapped[float | None] = mapped_column(Float)
+    ocr_reason: Mapped[str | None] = mapped_column(Text)
+    error: Mapped[str | None] = mapped_column(Text)
+
+
+class ElementRow(Base):
+    """One parsed element; `seq` is its index in `Document.elements` (reading order, from 0).
+    Coordinates are PDF points, top-left origin. `data` holds the fields without a column:
+    table `rows`/`header_rows`, `caption`, `list_level`, `page_end`, `source`, `confidence`, parser extras."""
+
+    __tablename__ = "elements"
+    __table_args__ = (Index("ix_elements_document_seq", "document_id", "seq", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    document_id: Mapped[str] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    page_no: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(16))
+    heading_level: Mapped[int | None] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    x0: Mapped[float] = mapped_column(Float)
+    top: Mapped[float] = mapped_column(Float)
+    x1: Mapped[float] = mapped_column(Float)
+    bottom: Mapped[float] = mapped_column(Float)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class ChunkRow(Base):
+    """A parent (a section) or a child (a retrieval unit). `seq` is the chunker's output order;
+    a child's `parent_id` is its parent's `chunks.id`. `element_seqs` lists `elements.seq`s."""
+
+    __tablename__ = "chunks"
+    __table_args__ = (Index("ix_chunks_document_seq", "document_id", "seq", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    document_id: Mapped[str] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
+    parent_id: Mapped[int | None] = mapped_column(ForeignKey("chunks.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    seq: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text)
+    heading_path: Mapped[str] = mapped_column(Text, default="")
+    heading_path_json: Mapped[list[str]] = mapped_column(JSON, default=list)
+    page_start: Mapped[int] = mapped_column(Integer)
+    page_end: Mapped[int] = mapped_column(Integer)
+    char_start: Mapped[int] = mapped_column(Integer)
+    char_end: Mapped[int] = mapped_column(Integer)
+    token_count: Mapped[int] = mapped_column(Integer)
+    over_embedding_limit: Mapped[bool] = mapped_column(Boolean, default=False)
+    element_types: Mapped[list[str]] = mapped_column(JSON, default=list)
+    element_seqs: Mapped[list[int]] = mapped_column(JSON, default=list)
+    language: Mapped[str | None] = mapped_column(String(16))
+    metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSON, default=dict)
+
+
+class RunRow(Base):
+    """One `ingest run` or `ingest reprocess`. `status`: running | ok | failed | interrupted
+    (a run whose process died; found and closed by the next run)."""
+
+    __tablename__ = "runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    command: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[str] = mapped_column(String(32))
+    finished_at: Mapped[str | None] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    pid: Mapped[int] = mapped_column(Integer)
+    hostname: Mapped[str] = mapped_column(Text)
+    paths: Mapped[list[str]] = mapped_column(JSON, default=list)
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    pipeline_version: Mapped[str] = mapped_column(String(32))
+    new: Mapped[int] = mapped_column(Integer, default=0)
+    changed: Mapped[int] = mapped_column(Integer, default=0)
+    unchanged: Mapped[int] = mapped_column(Integer, default=0)
+    removed: Mapped[int] = mapped_column(Integer, default=0)
+    failed: Mapped[int] = mapped_column(Integer, default=0)
+    chunks_written: Mapped[int] = mapped_column(Integer, default=0)
+    over_limit_chunks: Mapped[int] = mapped_column(Integer, default=0)
+    seconds: Mapped[float | None] = mapped_column(Float)
+    message: Mapped[str | None] = mapped_column(Text)
+
+
+class RunItemRow(Base):
+    """What one run did to one file. `outcome`: new | changed | unchanged | removed | failed |
+    reprocessed | still_failed (unchanged since an earlier failure, not retried).
+    `stage` and `message` say where and why for failures (and why a file counted as changed)."""
+
+    __tablename__ = "run_items"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), index=True)
+    document_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    source_path: Mapped[str] = mapped_column(Text)
+    outcome: Mapped[str] = mapped_column(String(16))
+    stage: Mapped[str | None] = mapped_column(String(16))
+    message: Mapped[str | None] = mapped_column(Text)
+    chunks_before: Mapped[int | None] = mapped_column(Integer)
+    chunks_after: Mapped[int | None] = mapped_column(Integer)
+    over_limit_chunks: Mapped[int] = mapped_column(Integer, default=0)
+    seconds: Mapped[float | None] = mapped_column(Float)
+    finished_at: Mapped[str | None] = mapped_column(String(32))
+
+
+class EvalRunRow(Base):
+    """One evaluation of a chunking strategy on a golden set (written by `ingest.evaluate`)."""
+
+    __tablename__ = "eval_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    created_at: Mapped[str] = mapped_column(String(32))
+    golden_path: Mapped[str] = mapped_column(Text)
+    strategy: Mapped[str] = mapped_column(String(32))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    results: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class RunLockRow(Base):
+    """At most one row: the process that holds the right to write (a run or a reprocess).
+    A row whose process is gone (same host, pid dead or reused) is stale and may be taken."""
+
+    __tablename__ = "run_lock"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    pid: Mapped[int] = mapped_column(Integer)
+    hostname: Mapped[str] = mapped_column(Text)
+    process_start: Mapped[str | None] = mapped_column(String(32), doc="/proc start time, guards against pid reuse")
+    run_id: Mapped[int | None] = mapped_column(Integer)
+    acquired_at: Mapped[str] = mapped_column(String(32))
+
+
+#: FTS5 external-content index over chunks.text, synced by triggers (SQLite only).
+FTS_DDL = [
+    "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5("
+    "text, content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+    "CREATE TRIGGER IF NOT EXISTS chunks_fts_insert AFTER INSERT ON chunks BEGIN "
+    "INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text); END",
+    "CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN "
+    "INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text); END",
+    "CREATE TRIGGER IF NOT EXISTS chunks_fts_update AFTER UPDATE OF text ON chunks BEGIN "
+    "INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text); "
+    "INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text); END",
+]

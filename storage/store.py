@@ -1,0 +1,164 @@
+"""Every write to the document tables: replace a document atomically, record a failure, mark a removal.
+
+Invariant: a document's pages, elements and chunks change only inside ONE transaction that
+deletes the old rows and inserts the new ones (`save_document`), so a crash at any moment
+leaves either the previous version or the new one. The FTS index follows through triggers
+inside the same transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from ingest.models import Chunk
+from parsers.errors import StorageError
+from parsers.models import Document
+from storage.convert import chunk_to_row, element_to_row, page_to_row
+from storage.db import utc_now
+from storage.schema import ChunkRow, DocumentRow, ElementRow, PageRow
+
+DOCUMENT_ID_LENGTH = 10
+
+
+def normalise_source_path(path: str | Path) -> str:
+    """The form `documents.source_path` stores: absolute, symlinks resolved, POSIX separators."""
+    return Path(path).expanduser().resolve().as_posix()
+
+
+def document_id_for(source_path: str, length: int = DOCUMENT_ID_LENGTH) -> str:
+    """A short, stable, typeable id: the first `length` hex digits of SHA-1 of the normalised path.
+
+    Stable across runs and re-ingests of the same path; a moved file gets a new id.
+    """
+    return hashlib.sha1(normalise_source_path(source_path).encode("utf-8")).hexdigest()[:length]
+
+
+def assign_document_id(session: Session, source_path: str) -> str:
+    """The stored id of `source_path`, or a new one (lengthened in the unlikely case of a prefix collision)."""
+    existing = session.scalar(select(DocumentRow.id).where(DocumentRow.source_path == source_path))
+    if existing:
+        return existing
+    for length in range(DOCUMENT_ID_LENGTH, 41, 2):
+        candidate = document_id_for(source_path, length)
+        if session.get(DocumentRow, candidate) is None:
+            return candidate
+    raise StorageError("cannot assign a document id (SHA-1 collision)", path=source_path)
+
+
+class DocumentInfo(BaseModel):
+    """What the pipeline decided about a document besides its parse and chunks."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    mtime: float | None = None
+    pipeline_version: str
+    settings: dict[str, Any] = Field(default_factory=dict)
+    settings_hash: str | None = None
+    rules_hash: str | None = None
+    embedding_limit: int = 8191
+    run_id: int | None = None
+
+
+def _delete_content(session: Session, document_id: str) -> int:
+    """Delete a document's chunks, elements and pages; returns how many chunks there were."""
+    before = session.scalar(select(func.count()).select_from(ChunkRow).where(ChunkRow.document_id == document_id))
+    # Children first: their parent_id points at parents of the same document.
+    session.execute(delete(ChunkRow).where(ChunkRow.document_id == document_id, ChunkRow.parent_id.is_not(None)))
+    session.execute(delete(ChunkRow).where(ChunkRow.document_id == document_id))
+    session.execute(delete(ElementRow).where(ElementRow.document_id == document_id))
+    session.execute(delete(PageRow).where(PageRow.document_id == document_id))
+    return before or 0
+
+
+def _upsert_document(session: Session, document_id: str, source_path: str, values: dict[str, Any]) -> DocumentRow:
+    row = session.get(DocumentRow, document_id)
+    if row is None:
+        row = DocumentRow(id=document_id, source_path=source_path)
+        session.add(row)
+    for name, value in values.items():
+        setattr(row, name, value)
+    return row
+
+
+def save_document(session: Session, document_id: str, document: Document, chunks: list[Chunk],
+                  info: DocumentInfo) -> tuple[int, int]:
+    """Replace the document's pages, elements and chunks with these; returns (chunks before, after).
+
+    Call inside one transaction (`Database.transaction()`); nothing is committed here.
+    Chunk metadata is the document metadata merged with the chunk's own (the chunk's keys win).
+    """
+    source_path = normalise_source_path(document.source_path)
+    before = _delete_content(session, document_id)
+    _upsert_document(session, document_id, source_path, {
+        "content_sha256": document.content_sha256, "size_bytes": document.size_bytes, "mtime": info.mtime,
+        "page_count": document.page_count, "title": info.title, "status": "ok", "error": None,
+        "metadata_": info.metadata, "pipeline_version": info.pipeline_version, "settings": info.settings,
+        "settings_hash": info.settings_hash, "rules_hash": info.rules_hash, "ingested_at": utc_now(),
+        "text": document.canonical_text(), "warnings": list(document.warnings), "chunk_count": len(chunks),
+        "last_run_id": info.run_id,
+    })
+    session.flush()
+    if document.pages:
+        session.execute(insert(PageRow), [page_to_row(document_id, page) for page in document.pages])
+    if document.elements:
+        session.execute(insert(ElementRow),
+                        [element_to_row(document_id, seq, element) for seq, element in enumerate(document.elements)])
+    _insert_chunks(session, document_id, chunks, info)
+    return before, len(chunks)
+
+
+def _insert_chunks(session: Session, document_id: str, chunks: list[Chunk], info: DocumentInfo) -> None:
+    """Parents (and parentless chunks) first, so children can point at their parents' new ids."""
+    def row(chunk: Chunk) -> dict[str, Any]:
+        return chunk_to_row(document_id, chunk, {**info.metadata, **chunk.metadata}, info.embedding_limit)
+
+    roots = [chunk for chunk in chunks if chunk.parent is None]
+    children = [chunk for chunk in chunks if chunk.parent is not None]
+    ids: dict[int, int] = {}
+    if roots:
+        new_ids = session.scalars(insert(ChunkRow).returning(ChunkRow.id, sort_by_parameter_order=True),
+                                  [row(chunk) for chunk in roots]).all()
+        ids = {chunk.index: new_id for chunk, new_id in zip(roots, new_ids)}
+    if children:
+        rows = []
+        for chunk in children:
+            if chunk.parent not in ids:
+                raise StorageError(f"chunk {chunk.index} points at parent {chunk.parent}, which is not a parent "
+                                   "chunk of this document (a chunker bug)", path=document_id)
+            rows.append({**row(chunk), "parent_id": ids[chunk.parent]})
+        session.execute(insert(ChunkRow), rows)
+
+
+def save_failure(session: Session, document_id: str, source_path: str, error: str, *,
+                 content_sha256: str | None, size_bytes: int | None, mtime: float | None,
+                 info: DocumentInfo) -> int:
+    """Record a failed document. Its previous content (if any) is removed, so SQL never serves a
+    stale version of a file that now fails; returns the number of chunks removed."""
+    before = _delete_content(session, document_id)
+    _upsert_document(session, document_id, normalise_source_path(source_path), {
+        "content_sha256": content_sha256, "size_bytes": size_bytes, "mtime": mtime, "page_count": None,
+        "status": "failed", "error": error, "pipeline_version": info.pipeline_version, "settings": info.settings,
+        "settings_hash": info.settings_hash, "rules_hash": info.rules_hash, "ingested_at": utc_now(),
+        "text": None, "chunk_count": 0, "last_run_id": info.run_id,
+        "metadata_": info.metadata, "title": info.title, "warnings": [],
+    })
+    return before
+
+
+def mark_removed(session: Session, document_id: str, run_id: int | None = None) -> int:
+    """The file is gone: keep the `documents` row (status `removed`, id and history kept) and delete
+    its pages, elements and chunks. Returns the number of chunks deleted."""
+    before = _delete_content(session, document_id)
+    row = session.get(DocumentRow, document_id)
+    if row is not None:
+        row.status, row.text, row.chunk_count, row.last_run_id = "removed", None, 0, run_id
+        row.ingested_at = utc_now()
+    return before

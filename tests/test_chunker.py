@@ -1,0 +1,311 @@
+"""Hand-built element lists: each test is a case a reader can check by eye."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from ingest.chunker import chunk_document
+from ingest.chunking.checks import chunk_violations
+from ingest.chunking.prose import sentence_boundaries
+from ingest.models import ChunkSettings
+from ingest.tokens import WhitespaceCounter, tiktoken_counter
+from parsers.models import Document, Element, table_rows_to_text
+
+CL100K = tiktoken_counter("cl100k_base")
+
+
+def doc(*elements: Element, title: str | None = "Cotton manual") -> Document:
+    return Document(source_path="hand.pdf", content_sha256="0" * 64, size_bytes=1,
+                    page_count=max(e.last_page for e in elements), title=title, elements=list(elements))
+
+
+def title(text: str, level: int = 1, page: int = 1) -> Element:
+    return Element(type="title", text=text, heading_level=level, page=page)
+
+
+def para(text: str, page: int = 1) -> Element:
+    return Element(type="paragraph", text=text, page=page)
+
+
+def item(text: str, page: int = 1, level: int = 0) -> Element:
+    return Element(type="list_item", text=text, page=page, list_level=level)
+
+
+def table(rows: list[list[str]], header_rows: int = 1, caption: str | None = None, page: int = 1) -> Element:
+    return Element(type="table", text=table_rows_to_text(rows), rows=rows, header_rows=header_rows,
+                   caption=caption, page=page)
+
+
+DOSES = [["Pest", "Insecticide", "Dose"], ["Whitefly", "Pyriproxyfen 10 EC", "2 ml per litre"],
+         ["Aphids", "Dimethoate 30 EC", "3 ml per litre"], ["Jassids", "Acetamiprid 20 SP", "0.2 g per litre"],
+         ["Thrips", "Fipronil 5 SC", "2 ml per litre"]]
+
+
+def children(chunks):
+    return [c for c in chunks if c.kind == "child"]
+
+
+def check(document, chunks, config, counter=CL100K):
+    assert chunk_violations(document, chunks, ChunkSettings.resolve(config), counter) == []
+
+
+def test_text_is_heading_path_then_body_with_document_title_first():
+    document = doc(title("Pests"), title("Whitefly", 2), para("Spray when 8 adults per leaf are seen."))
+    chunks = chunk_document(document, None, CL100K)
+    assert [c.kind for c in chunks] == ["parent", "child"]
+    child = chunks[1]
+    assert child.heading_path == ["Cotton manual", "Pests", "Whitefly"]
+    assert child.text == "Cotton manual / Pests / Whitefly\n\nSpray when 8 adults per leaf are seen."
+    assert child.body == "Spray when 8 adults per leaf are seen."
+    assert document.canonical_text()[child.char_start:child.char_end] == child.body
+    assert child.parent == 0 and chunks[0].parent is None and child.token_count == CL100K.count(child.text)
+    check(document, chunks, None)
+
+
+def test_first_heading_equal_to_document_title_is_not_repeated():
+    document = doc(title("Cotton Manual"), para("Intro."), title("Pests", 2), para("Whitefly."))
+    paths = [c.heading_path for c in children(chunk_document(document, None, CL100K))]
+    assert paths == [["Cotton Manual"], ["Cotton Manual", "Pests"]]
+
+
+def test_deeper_headings_are_dropped_when_a_higher_one_appears():
+    document = doc(title("A"), title("B", 2), title("C", 3), para("one."), title("D", 2), para("two."), title=None)
+    paths = [c.heading_path for c in children(chunk_document(document, None, CL100K))]
+    assert paths == [["A", "B", "C"], ["A", "D"]]
+
+
+def test_a_chunk_never_spans_two_sections_even_when_both_are_tiny():
+    document = doc(title("Whitefly"), para("Use 2 ml per litre."), title("Aphids"), para("Use 3 ml per litre."))
+    bodies = [c.body for c in children(chunk_document(document, None, CL100K))]
+    assert bodies == ["Use 2 ml per litre.", "Use 3 ml per litre."]
+
+
+def test_furniture_never_enters_chunk_text():
+    document = doc(title("Pests"), para("First part of the text."),
+                   Element(type="footer", text="Page 1 of 2", page=1),
+                   Element(type="header", text="Cotton Manual 2024", page=2),
+                   Element(type="page_number", text="2", page=2), para("Second part.", page=2))
+    chunks = chunk_document(document, None, CL100K)
+    assert all("Page 1 of 2" not in c.text and "Manual 2024" not in c.text for c in chunks)
+    assert children(chunks)[0].body == "First part of the text.\n\nSecond part."
+    assert (children(chunks)[0].page_start, children(chunks)[0].page_end) == (1, 2)
+    assert children(chunks)[0].element_indexes == [1, 5]
+
+
+def test_sentence_ends_include_danda_and_skip_abbreviations():
+    text = "Mix approx. 2 ml per litre, e.g. with Dr. Rao's sprayer. Spray now! दवा मिलाएं। पानी दें॥ Done?"
+    cuts = sentence_boundaries(text, 0, len(text))
+    pieces = [text[a:b].strip() for a, b in zip([0] + cuts, cuts + [len(text)])]
+    assert pieces == ["Mix approx. 2 ml per litre, e.g. with Dr. Rao's sprayer.", "Spray now!", "दवा मिलाएं।",
+                      "पानी दें॥", "Done?"]
+
+
+def test_long_prose_is_cut_at_sentence_ends_never_inside_a_word():
+    sentences = [f"Sentence number {i} tells the farmer about cotton pests and doses." for i in range(40)]
+    document = doc(title("Pests"), para(" ".join(sentences)))
+    config = {"child_max_tokens": 60, "overlap_tokens": 0, "parent_max_tokens": 2000}
+    chunks = chunk_document(document, config, CL100K)
+    bodies = [c.body for c in children(chunks)]
+    assert len(bodies) > 5
+    assert all(body.endswith("doses.") and body.startswith("Sentence") for body in bodies)
+    check(document, chunks, config)
+
+
+def test_single_word_longer_than_the_limit_is_the_only_cut_inside_a_word():
+    word = "x" * 600
+    document = doc(title("Odd"), para(f"Before the code. {word} After the code."))
+    config = {"child_max_tokens": 40, "overlap_tokens": 0}
+    chunks = chunk_document(document, config, CL100K)
+    bodies = [c.body for c in children(chunks)]
+    assert bodies[0] == "Before the code."
+    assert "".join(ch for body in bodies for ch in body if ch == "x") == word
+    assert bodies[-1].endswith("x After the code.")
+    check(document, chunks, config)
+
+
+def test_overlap_is_real_shared_text_of_whole_words():
+    sentences = [f"Row {i} of the field was sprayed with neem oil at dawn." for i in range(30)]
+    document = doc(title("Log"), para(" ".join(sentences)))
+    config = {"child_max_tokens": 80, "overlap_tokens": 20, "parent_max_tokens": 2000}
+    chunks = children(chunk_document(document, config, CL100K))
+    text = document.canonical_text()
+    for previous, chunk in zip(chunks, chunks[1:]):
+        shared = text[chunk.char_start:previous.char_end]
+        assert shared and previous.body.endswith(shared) and chunk.body.startswith(shared)
+        assert 10 <= chunk.metadata["overlap_tokens"] == CL100K.count(shared) <= 20
+        assert text[chunk.char_start - 1] == " "
+
+
+def test_small_paragraphs_are_merged_up_to_the_limit_within_a_section():
+    document = doc(title("Notes"), *[para(f"Short note {i}.") for i in range(6)], title("Other"), para("Alone."))
+    bodies = [c.body for c in children(chunk_document(document, None, CL100K))]
+    assert bodies == ["\n\n".join(f"Short note {i}." for i in range(6)), "Alone."]
+
+
+def test_min_tokens_rebalances_a_tiny_tail_chunk():
+    """The tail takes sentences from the chunk before it, up to min_tokens or until both are even."""
+    sentences = [f"Sentence {i} says spray neem oil at dusk." for i in range(9)]
+    document = doc(title("Log"), para(" ".join(sentences)))
+    greedy = children(chunk_document(document, {"child_max_tokens": 60, "overlap_tokens": 0, "min_tokens": 0}, CL100K))
+    config = {"child_max_tokens": 60, "overlap_tokens": 0, "min_tokens": 25}
+    chunks = chunk_document(document, config, CL100K)
+    balanced = children(chunks)
+    assert greedy[-1].body == "Sentence 8 says spray neem oil at dusk."  # the tiny tail min_tokens prevents
+    tail, before = CL100K.count(balanced[-1].body), CL100K.count(balanced[-2].body)
+    assert len(balanced) == len(greedy) and CL100K.count(greedy[-1].body) < tail <= before
+    assert balanced[-1].body.startswith("Sentence 7") and balanced[-2].body.endswith("Sentence 6 says spray neem oil at dusk.")
+    assert all(c.token_count <= 60 for c in balanced)
+    check(document, chunks, config)
+
+
+def test_table_that_fits_is_one_markdown_piece_with_caption():
+    document = doc(title("Pests"), table(DOSES, caption="Table 2: Doses"))
+    child = children(chunk_document(document, None, CL100K))[0]
+    assert child.body == ("Table 2: Doses\n| Pest | Insecticide | Dose |\n| --- | --- | --- |\n"
+                          "| Whitefly | Pyriproxyfen 10 EC | 2 ml per litre |\n| Aphids | Dimethoate 30 EC | 3 ml per litre |\n"
+                          "| Jassids | Acetamiprid 20 SP | 0.2 g per litre |\n| Thrips | Fipronil 5 SC | 2 ml per litre |")
+    assert child.element_types == ["table"] and child.metadata["table_rows"] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("limit", [60, 70, 80])
+def test_split_table_repeats_header_and_caption_and_keeps_each_row_whole(limit):
+    document = doc(title("Pests"), table(DOSES, caption="Table 2: Doses"))
+    config = {"child_max_tokens": limit, "overlap_tokens": 8}
+    pieces = children(chunk_document(document, config, CL100K))
+    assert len(pieces) > 1
+    for piece in pieces:
+        lines = piece.body.split("\n")
+        assert lines[:3] == ["Table 2: Doses", "| Pest | Insecticide | Dose |", "| --- | --- | --- |"]
+        assert piece.text.startswith("Cotton manual / Pests\n\n")
+        assert piece.token_count <= limit
+    rows = [line for piece in pieces for line in piece.body.split("\n")[3:]]
+    assert "| Whitefly | Pyriproxyfen 10 EC | 2 ml per litre |" in rows
+    assert {line for line in rows} == {f"| {' | '.join(r)} |" for r in DOSES[1:]}
+    check(document, chunks := chunk_document(document, config, CL100K), config)
+    assert chunks
+
+
+def test_row_too_long_alone_is_split_by_cells_keeping_the_row_label():
+    long_note = " ".join(["Spray in the evening and never during flowering to protect the bees."] * 6)
+    rows = [["Pest", "Dose", "Notes"], ["Whitefly", "2 ml per litre", long_note]]
+    document = doc(title("Pests"), table(rows))
+    config = {"child_max_tokens": 48, "overlap_tokens": 0}
+    pieces = children(chunk_document(document, config, CL100K))
+    assert len(pieces) > 2
+    for piece in pieces:
+        header, _, row = piece.body.split("\n")
+        assert header.startswith("| Pest |") and row.startswith("| Whitefly |")
+        assert piece.token_count <= 48 and not piece.metadata.get("oversize")
+    assert any(p.body.split("\n")[2] == "| Whitefly | 2 ml per litre |" for p in pieces)
+    check(document, chunk_document(document, config, CL100K), config)
+
+
+def test_header_and_row_that_cannot_be_split_is_flagged_oversize():
+    rows = [["Pest name in the local language and in English", "Dose"], ["Whitefly", "2 ml"]]
+    document = doc(title("Pests"), table(rows, caption="Table 7: a long caption that takes most of the room here"))
+    config = {"child_max_tokens": 20, "overlap_tokens": 0, "parent_max_tokens": 20}
+    pieces = children(chunk_document(document, config, WhitespaceCounter()))
+    caption, row = pieces  # no room for the caption beside the row: it gets a piece of its own
+    assert caption.body == "Table 7: a long caption that takes most of the room here"
+    assert row.metadata["oversize"] and row.token_count > 20
+    assert row.body == "| Pest name in the local language and in English | Dose |\n| --- | --- |\n| Whitefly | 2 ml |"
+    check(document, chunk_document(document, config, WhitespaceCounter()), config, WhitespaceCounter())
+
+
+def test_list_that_fits_stays_together_with_its_lead_in():
+    document = doc(title("How to apply"), para("Documents needed:"), item("Aadhaar card."), item("Land record."),
+                   item("One photograph."))
+    child = children(chunk_document(document, None, CL100K))[0]
+    assert child.body == "Documents needed:\n\nAadhaar card.\n\nLand record.\n\nOne photograph."
+    assert child.element_types == ["paragraph", "list_item"]
+
+
+def test_long_list_splits_between_items_and_repeats_the_lead_in():
+    items = [item(f"Item {i}: bring the original document and two signed photocopies of it.") for i in range(12)]
+    document = doc(title("How to apply"), para("Documents needed:"), *items)
+    config = {"child_max_tokens": 60, "overlap_tokens": 0}
+    chunks = chunk_document(document, config, CL100K)
+    pieces = children(chunks)
+    assert len(pieces) > 2
+    assert pieces[0].body.startswith("Documents needed:\n\nItem 0:")
+    for piece in pieces[1:]:
+        assert piece.heading_path == ["Cotton manual", "How to apply", "Documents needed:"]
+        assert piece.text.startswith("Cotton manual / How to apply / Documents needed:\n\nItem ")
+        assert piece.metadata["lead_in"] == "Documents needed:"
+    for piece in pieces:
+        assert piece.body.endswith("photocopies of it.")
+    check(document, chunks, config)
+
+
+def test_parent_is_the_section_and_children_point_into_it():
+    document = doc(title("Pests"), para("Whitefly sucks sap. " * 40), table(DOSES), para("Never mix two insecticides."))
+    config = {"child_max_tokens": 50, "overlap_tokens": 10, "parent_max_tokens": 2000}
+    chunks = chunk_document(document, config, CL100K)
+    parents = [c for c in chunks if c.kind == "parent"]
+    assert len(parents) == 1 and chunks[0].kind == "parent"
+    assert all(c.parent == 0 for c in chunks[1:])
+    assert "| Whitefly | Pyriproxyfen 10 EC | 2 ml per litre |" in parents[0].body
+    check(document, chunks, config)
+
+
+def test_section_over_the_parent_limit_gives_several_parents_each_followed_by_its_children():
+    document = doc(title("Pests"), *[para(f"Paragraph {i} is about whitefly doses in cotton fields.") for i in range(40)])
+    config = {"child_max_tokens": 40, "overlap_tokens": 8, "parent_max_tokens": 120}
+    chunks = chunk_document(document, config, CL100K)
+    parents = [c for c in chunks if c.kind == "parent"]
+    assert len(parents) > 3 and all(p.token_count <= 120 for p in parents)
+    current = None
+    for chunk in chunks:
+        if chunk.kind == "parent":
+            current = chunk.index
+        else:
+            assert chunk.parent == current
+    check(document, chunks, config)
+
+
+def test_over_embedding_limit_is_flagged():
+    document = doc(title("Pests"), para("word " * 100))
+    chunks = chunk_document(document, {"child_max_tokens": 300, "embedding_limit": 50}, CL100K)
+    assert all(c.metadata.get("over_embedding_limit") for c in chunks if c.token_count > 50)
+    assert any(c.metadata.get("over_embedding_limit") for c in chunks)
+
+
+def test_blind_strategies_ignore_structure():
+    document = doc(title("Pests"), para("Whitefly sucks sap. " * 60), table(DOSES))
+    for strategy in ("fixed", "recursive"):
+        chunks = chunk_document(document, {"strategy": strategy, "child_max_tokens": 50, "overlap_tokens": 10}, CL100K)
+        assert len(chunks) > 3
+        assert all(c.kind == "child" and c.parent is None and c.heading_path == [] and c.text == c.body for c in chunks)
+        assert all(c.token_count <= 50 for c in chunks)
+
+
+def test_unknown_setting_is_rejected():
+    with pytest.raises(ValidationError):
+        chunk_document(doc(para("x")), {"child_max": 100})
+
+
+def test_heading_path_over_half_the_limit_is_shortened_and_flagged():
+    document = doc(title("Pests"), title(" ".join(["long"] * 40), 2), para("Use 2 ml per litre."))
+    config = {"child_max_tokens": 30, "overlap_tokens": 0}
+    chunks = chunk_document(document, config, CL100K)
+    child = children(chunks)[0]
+    assert child.metadata["heading_path_truncated"] is True
+    assert child.heading_path[0].startswith("long long") and child.heading_path[0].endswith(" …")
+    assert len(child.heading_path) == 1 and child.body == "Use 2 ml per litre." and child.token_count <= 30
+    check(document, chunks, config)
+
+
+def test_checker_reports_a_body_that_is_not_the_canonical_slice():
+    """The invariant checker the property tests rely on must be able to fail."""
+    document = doc(title("Pests"), para("Use 2 ml per litre for whitefly."))
+    chunks = chunk_document(document, None, CL100K)
+    broken = chunks[1].model_copy(update={"char_start": chunks[1].char_start + 1})
+    problems = chunk_violations(document, [chunks[0], broken], ChunkSettings(), CL100K)
+    assert any("not canonical" in p for p in problems)
+    lost = chunk_violations(document, [chunks[0]], ChunkSettings(), CL100K)
+    assert any("in no child" in p for p in lost)
+
+
+def test_empty_document_gives_no_chunks():
+    assert chunk_document(doc(Element(type="footer", text="Page 1", page=1)), None, CL100K) == []

@@ -1,0 +1,133 @@
+"""The evaluation on hand-built documents (no PDF, no database), the golden file format and the report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ingest.eval_models import EvalReport, GoldenItem, load_golden
+from ingest.eval_report import format_report
+from ingest.evaluate import eval_chunk_settings, evaluate_documents
+from ingest.tokens import WhitespaceCounter
+from parsers.errors import ConfigError
+from parsers.models import Document, Element, ElementType, table_rows_to_text
+
+DOSES = [["Pest", "Dose per litre"], ["Whitefly", "2 ml"], ["Aphids", "3 ml"]]
+
+
+def _document(path: str, elements: list[Element]) -> Document:
+    return Document(source_path=path, content_sha256="0" * 64, size_bytes=1, page_count=1, elements=elements)
+
+
+def _title(text: str, level: int) -> Element:
+    return Element(type=ElementType.title, text=text, page=1, heading_level=level)
+
+
+def _paragraph(text: str) -> Element:
+    return Element(type=ElementType.paragraph, text=text, page=1)
+
+
+@pytest.fixture()
+def documents() -> dict[str, Document]:
+    manual = _document("/data/crop_manual.pdf", [
+        _title("Cotton manual", 1),
+        _title("Pest control", 2),
+        Element(type=ElementType.table, text=table_rows_to_text(DOSES), page=1, rows=DOSES, header_rows=1),
+        _title("Sowing", 2),
+        _paragraph("Sow the seed after the first good rain, twenty centimetres apart, in rows."),
+    ])
+    notice = _document("/data/scheme_notice.pdf", [
+        _title("Kisan scheme", 1),
+        _paragraph("Every eligible farmer family receives 6000 rupees a year in three instalments."),
+    ])
+    return {"man0000001": manual, "not0000002": notice}
+
+
+def _items(*records: dict) -> list[GoldenItem]:
+    return [GoldenItem.model_validate({**record, "line": number}) for number, record in enumerate(records, start=1)]
+
+
+def test_every_strategy_is_scored_on_the_same_questions(documents):
+    items = _items(
+        {"question": "how much spray medicine for whitefly", "must_contain": ["Whitefly", "2 ml"], "kind": "table"},
+        {"question": "when should I sow", "must_contain": "first good rain", "kind": "section"},
+        {"question": "how much money per year does a farmer family get", "must_contain": "6000 rupees", "kind": "prose",
+         "doc": "scheme_notice.pdf"},
+    )
+    report = evaluate_documents(documents, items, ks=(1, 4), budget_tokens=500, counter=WhitespaceCounter())
+    assert [r.strategy for r in report.strategies] == ["structure", "recursive", "fixed"]
+    for result in report.strategies:
+        assert result.chunk_count > 0 and result.mean_tokens > 0
+        rates = [*result.overall.hit_at_k.values(), *result.overall.parent_hit_at_k.values(),
+                 result.overall.budget_hit, result.overall.parent_budget_hit]
+        assert all(0.0 <= value <= 1.0 for value in rates)
+        assert set(result.by_kind) == {"table", "section", "prose"}
+        assert sum(scores.questions for scores in result.by_kind.values()) == 3
+    structure = report.strategy("structure")
+    assert structure.overall.hit_at_k[4] == 1.0  # tiny documents: every answer is within the top 4
+    assert structure.misses(4) == []
+
+
+def test_doc_restricts_retrieval_to_that_document_and_unknown_docs_are_skipped(documents):
+    items = _items(
+        # the words point at the manual, but the question is restricted to the notice: a miss by design
+        {"question": "whitefly dose", "must_contain": ["Whitefly", "2 ml"], "doc": "scheme_notice"},
+        {"question": "whitefly dose", "must_contain": ["Whitefly", "2 ml"], "doc": "man0000001"},
+        {"question": "anything", "must_contain": "x", "doc": "missing.pdf"},
+    )
+    report = evaluate_documents(documents, items, strategies=["structure"], ks=[1], counter=WhitespaceCounter())
+    questions = report.strategy("structure").questions
+    assert [q.line for q in questions] == [1, 2]
+    assert questions[0].child_rank is None and questions[0].top_chunk is None
+    assert questions[1].child_rank == 1 and questions[1].top_chunk_doc == "man0000001"
+    assert [(s.line, s.question) for s in report.skipped] == [(3, "anything")]
+    with pytest.raises(ConfigError, match="no golden question"):
+        evaluate_documents(documents, items[2:], counter=WhitespaceCounter())
+
+
+def test_misses_are_listed_with_the_top_chunk_in_the_table(documents):
+    items = _items({"question": "whitefly dose for cotton", "must_contain": "neem oil", "kind": "table"})
+    report = evaluate_documents(documents, items, strategies=["structure"], ks=[1, 10], counter=WhitespaceCounter())
+    [miss] = report.strategy("structure").misses(10)
+    assert "Whitefly" in miss.top_chunk
+    table = format_report(report, "table")
+    assert "| structure |" in table
+    assert "Misses of structure (answer not in the top 10): 1" in table
+    assert "'whitefly dose for cotton' needs ['neem oil']" in table
+    assert "Whitefly | 2 ml" in table  # the top chunk is shown, so a person can read why
+
+
+def test_json_output_round_trips(documents):
+    items = _items({"question": "sow seed rain", "must_contain": "first good rain"})
+    report = evaluate_documents(documents, items, strategies=["fixed", "structure"], counter=WhitespaceCounter())
+    again = EvalReport.model_validate(json.loads(format_report(report, "json")))
+    assert [r.strategy for r in again.strategies] == ["fixed", "structure"]
+    assert again.strategy("fixed").overall == report.strategy("fixed").overall
+
+
+def test_bad_options_are_config_errors(documents):
+    items = _items({"question": "q", "must_contain": "x"})
+    for kwargs in ({"strategies": ["semantic"]}, {"ks": [0]}, {"budget_tokens": 0}):
+        with pytest.raises(ConfigError):
+            evaluate_documents(documents, items, counter=WhitespaceCounter(), **kwargs)
+    settings = eval_chunk_settings(None, ["child_max_tokens=200", "overlap_tokens = 0"])
+    assert (settings.child_max_tokens, settings.overlap_tokens) == (200, 0)
+    for bad in (["child_max=200"], ["no_equals"], ["overlap_tokens=400"]):
+        with pytest.raises(ConfigError):
+            eval_chunk_settings(None, bad)
+
+
+def test_golden_file_lines_are_validated_with_their_line_number(tmp_path):
+    path = tmp_path / "golden.jsonl"
+    path.write_text('{"question": "dose for aphids", "must_contain": "3 ml", "kind": "table"}\n\n'
+                    '{"question": "q", "must_contain": ["a", "b"], "doc": "x.pdf"}\n', encoding="utf-8")
+    items = load_golden(path)
+    assert [(i.line, i.must_contain, i.kind) for i in items] == [(1, ["3 ml"], "table"), (3, ["a", "b"], "unlabelled")]
+    for bad in ('{"question": "q"}', '{"question": "q", "must_contain": "x", "answer": "typo"}',
+                '{"question": "q", "must_contain": [" "]}', "not json", "[1, 2]"):
+        path.write_text('{"question": "ok", "must_contain": "x"}\n' + bad + "\n", encoding="utf-8")
+        with pytest.raises(ConfigError, match="line 2"):
+            load_golden(path)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_golden(tmp_path / "absent.jsonl")

@@ -1,0 +1,82 @@
+"""The worker pool: time limits, crashed workers, environment. Tasks are stand-ins for
+`run_task` (module-level, so they can be pickled to worker processes)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from ingest.settings import PipelineSettings
+from ingest.workers import Failure, TaskResult, execute, run_task
+
+
+def sleepy_task(path: str, settings: PipelineSettings) -> TaskResult:
+    """Sleeps without the soft alarm, like a parser stuck in native code."""
+    if "hang" in path:
+        time.sleep(120)
+    return TaskResult(value=f"done {path}", seconds=0.0)
+
+
+def crashing_task(path: str, settings: PipelineSettings) -> TaskResult:
+    if "crash" in path:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.2)
+    return TaskResult(value=f"done {path}", seconds=0.0)
+
+
+def environment_task(path: str, settings: PipelineSettings) -> TaskResult:
+    return TaskResult(value=os.environ.get("OMP_THREAD_LIMIT"), seconds=0.0)
+
+
+def results(paths, settings, task) -> dict[str, object]:
+    return {tag: result.value for tag, result in execute(paths, paths, settings, task)}
+
+
+@pytest.mark.slow
+def test_hung_document_is_killed_and_the_others_finish():
+    settings = PipelineSettings(workers=2, timeout=1)
+    started = time.monotonic()
+    got = results(["a", "hang", "b", "c"], settings, sleepy_task)
+    assert time.monotonic() - started < 60
+    assert got["a"] == "done a" and got["b"] == "done b" and got["c"] == "done c"
+    assert isinstance(got["hang"], Failure)
+    assert got["hang"].stage == "parse" and got["hang"].message.startswith("timed out after 1 s")
+
+
+@pytest.mark.slow
+def test_crashing_worker_fails_only_its_document():
+    got = results(["a", "crash", "b", "c", "d"], PipelineSettings(workers=2, timeout=60), crashing_task)
+    assert {tag: value for tag, value in got.items() if tag != "crash"} == {
+        tag: f"done {tag}" for tag in ("a", "b", "c", "d")}
+    assert isinstance(got["crash"], Failure) and "died" in got["crash"].message
+
+
+@pytest.mark.slow
+def test_workers_limit_tesseract_threads():
+    assert set(results(["a", "b"], PipelineSettings(workers=2), environment_task).values()) == {"1"}
+
+
+def test_soft_time_limit_in_process(monkeypatch):
+    def slow_document(path, settings):
+        time.sleep(10)
+
+    monkeypatch.setattr("ingest.pipeline.process_document", slow_document)
+    started = time.monotonic()
+    result = run_task("x.pdf", PipelineSettings(workers=0, timeout=0.5))
+    assert time.monotonic() - started < 5
+    assert isinstance(result.value, Failure) and result.value.message.startswith("timed out after 0.5 s")
+
+
+def test_unexpected_exception_becomes_a_failure_naming_the_stage(monkeypatch):
+    def broken_chunker(*args, **kwargs):
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr("ingest.pipeline.chunk_document", broken_chunker)
+    monkeypatch.setattr("ingest.pipeline.parse_pdf", lambda path, settings: __import__(
+        "parsers.models", fromlist=["Document"]).Document(source_path=path, content_sha256="", size_bytes=0,
+                                                          page_count=0))
+    result = run_task("x.pdf", PipelineSettings(workers=0))
+    assert result.value == Failure(stage="chunk", message="ZeroDivisionError: bug")
