@@ -105,12 +105,6 @@ def first_hit_rank(contexts: Sequence[Context], phrases: Sequence[str]) -> int |
     return None
 
 
-def hit_at_k(contexts: Sequence[Context], phrases: Sequence[str], k: int) -> bool:
-    """True when one of the top `k` contexts holds every phrase."""
-    rank = first_hit_rank(contexts[:k], phrases)
-    return rank is not None
-
-
 def contexts_within_budget(contexts: Sequence[Context], budget_tokens: int) -> list[Context]:
     """The longest rank-order prefix whose token sum is at most `budget_tokens`.
 

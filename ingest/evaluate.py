@@ -234,7 +234,10 @@ def parse_list_option(value: str, option: str) -> list[str]:
 
 
 def parse_settings_overrides(pairs: Sequence[str]) -> dict[str, Any]:
-    """`['child_max_tokens=200', 'overlap_tokens=0']` -> {'child_max_tokens': '200', ...}; validated by ChunkSettings later."""
+    """`['child_max_tokens=200', 'overlap_tokens=0']` -> {'child_max_tokens': '200', ...}.
+
+    Values stay strings; ChunkSettings validates and converts them (see `eval_chunk_settings`).
+    """
     overrides: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")

@@ -57,7 +57,8 @@ def test_eval_command_scores_all_strategies_and_stores_each_run(ingested):
         assert "table" in strategy.by_kind
 
     with sqlite3.connect(ingested) as connection:
-        rows = connection.execute("SELECT id, strategy, golden_path, params, results FROM eval_runs ORDER BY id").fetchall()
+        rows = connection.execute(
+            "SELECT id, strategy, golden_path, params, results FROM eval_runs ORDER BY id").fetchall()
     assert [row[1] for row in rows] == ["structure", "recursive", "fixed"]
     assert [row[0] for row in rows] == [r.run_id for r in report.strategies]
     params, results = json.loads(rows[0][3]), json.loads(rows[0][4])
@@ -77,7 +78,8 @@ def test_eval_table_output_and_options(ingested):
                                  "--k", "2", "--budget", "300", "--set", "child_max_tokens=100",
                                  "--set", "overlap_tokens=10"])
     assert result.exit_code == 0, result.output
-    assert "| fixed " in result.output and "hit@2" in result.output and "structure" not in result.output.split("Per kind")[0]
+    summary = result.output.split("Per kind")[0]
+    assert "| fixed " in summary and "hit@2" in summary and "structure" not in summary
     assert "Misses of fixed (answer not in the top 2)" in result.output
     with sqlite3.connect(ingested) as connection:
         params = json.loads(connection.execute("SELECT params FROM eval_runs ORDER BY id DESC LIMIT 1").fetchone()[0])

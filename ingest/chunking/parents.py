@@ -4,7 +4,8 @@ Parents are sections, split by the same rules when a section is over the parent
 limit (parents of one section overlap like children do). Children are packed from the
 parent's own content only, so every child's body lies inside its one parent; since a
 split parent starts with the overlap tail of the previous one, the first child of a
-parent shares that tail with the last child of the previous parent.
+parent shares that tail with the last child of the previous parent (a last child that
+this tail would repeat whole is dropped: its text is in the next child).
 """
 
 from __future__ import annotations
@@ -23,7 +24,18 @@ def section_to_drafts(section: Section, context: Context, settings: ChunkSetting
     parents = parent_packer.pack(parent_units)
     child_packer = Packer(context, section, settings.child_max_tokens, settings.overlap_tokens, mix_tables=False,
                           min_tokens=settings.min_tokens)
-    return [(parent, child_packer.pack(parent_to_units(parent, section, context, settings))) for parent in parents]
+    families = [(parent, child_packer.pack(parent_to_units(parent, section, context, settings))) for parent in parents]
+    for (_, children), (_, following) in zip(families, families[1:]):
+        if len(children) > 1 and following and _covers(following[0], children[-1]):
+            children.pop()  # a short last child wholly repeated by the next parent's overlap
+    return families
+
+
+def _covers(outer: Draft, inner: Draft) -> bool:
+    """Both are flow drafts and `outer`'s span contains `inner`'s."""
+    if not all(isinstance(unit, FlowUnit) for unit in outer.units + inner.units):
+        return False
+    return outer.start <= inner.start and inner.units[-1].end <= outer.units[-1].end
 
 
 def _runs(section: Section) -> list[tuple[int, list[ProseBlock | ListBlock] | TableBlock]]:
