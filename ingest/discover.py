@@ -8,7 +8,6 @@ or `removed` (stored under one of the input folders, no longer on disk).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Literal
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from ingest.enrich import rules_hash
 from ingest.settings import PIPELINE_VERSION, PipelineSettings
 from parsers.errors import ConfigError
+from parsers.pdf import file_sha256
 from storage.schema import DocumentRow
 from storage.store import normalise_source_path
 
@@ -42,14 +42,6 @@ class Classified(BaseModel):
     reason: str | None = None
     file: SourceFile | None = None
     rules_hash: str | None = None
-
-
-def file_sha256(path: str | os.PathLike) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def find_pdfs(paths: list[str | os.PathLike]) -> list[str]:

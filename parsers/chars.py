@@ -94,8 +94,20 @@ def textpage_to_chars(textpage, page_height: float) -> list[Char]:
     raw_address = ctypes.cast(raw, ctypes.c_void_p)
     styles: dict[int | None, tuple[float, bool, str, bool]] = {}
     chars: list[Char] = []
+    pair_tail = -1  # index of a low surrogate already combined with the high one before it
     for index in range(count):
+        if index == pair_tail:
+            continue
         code = get_unicode(raw, index)
+        if 0xD800 <= code <= 0xDFFF:
+            # pdfium reports UTF-16 code units: combine a surrogate pair (CJK extension B,
+            # symbols) into one character; a lone surrogate cannot be stored, so it becomes U+FFFD.
+            low = get_unicode(raw, index + 1) if code <= 0xDBFF and index + 1 < count else 0
+            if 0xDC00 <= low <= 0xDFFF:
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                pair_tail = index + 1
+            else:
+                code = 0xFFFD
         if code == 2:  # pdfium reports a hyphen at a line end as U+0002
             code = 0x2D
         if code < 32 or code in (0xFFFE, 0xFFFF):
