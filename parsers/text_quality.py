@@ -16,7 +16,8 @@ rules, in the order they are checked (the first that fires gives the reason):
 3. **page covered by one image** - an image covers at least `COVERED_IMAGE_RATIO`
    (85%) of the page and the text layer is not substantial, i.e. it has fewer than
    `SUBSTANTIAL_CHARS_PER_KPT2` visible characters per 1000 pt^2 (about 240 on a
-   Letter page) or fewer than `SUBSTANTIAL_WORDS` words. A scan that already carries
+   Letter page) or fewer than `SUBSTANTIAL_WORDS` words (and fewer than 10x as many
+   characters: Chinese or Japanese text has few spaces). A scan that already carries
    an OCR text layer (a full-page image *and* hundreds of words, like the corpus's
    `pdf-with-ocr-text.pdf`) is accepted: re-OCR would cost seconds for a similar
    result. A scan whose only text is a stamp or a scanner's banner is sent to OCR.
@@ -112,7 +113,9 @@ def assess_text_layer(text: str, page_width: float, page_height: float, image_ar
     image_ratio = min(max(image_area_ratio, 0.0), 1.0)
     words = len((text or "").split())
 
-    if image_ratio >= COVERED_IMAGE_RATIO and (density < SUBSTANTIAL_CHARS_PER_KPT2 or words < SUBSTANTIAL_WORDS):
+    # CJK text has few spaces, so a substantial layer may hold few "words": many glyphs count too.
+    few_words = words < SUBSTANTIAL_WORDS and good_glyphs < 10 * SUBSTANTIAL_WORDS
+    if image_ratio >= COVERED_IMAGE_RATIO and (density < SUBSTANTIAL_CHARS_PER_KPT2 or few_words):
         return TextLayerVerdict(usable=False, reason="page covered by one image")
     if image_ratio >= IMAGE_RATIO_FOR_SPARSE and density < MIN_CHARS_PER_KPT2:
         return TextLayerVerdict(usable=False, reason="too little text for its area")

@@ -78,6 +78,11 @@ def test_page_covered_by_one_image_with_a_substantial_ocr_layer_is_usable():
     assert verdict.usable
 
 
+def test_a_scan_with_a_substantial_cjk_layer_is_usable_despite_few_spaces():
+    text = "关于浙江菲达环保科技股份有限公司年度报告中有关财务事项的说明" * 12   # 360 chars, 1 "word"
+    assert assess_text_layer(text, *A4, image_area_ratio=1.0).usable
+
+
 def test_sparse_text_beside_a_large_image_is_too_little_for_its_area():
     verdict = assess_text_layer("Figure 3", *A4, image_area_ratio=0.5)
     assert not verdict.usable
