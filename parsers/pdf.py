@@ -5,7 +5,10 @@ The stage reads as its passes:
 1. open the PDF with pypdfium2 (errors named: encrypted, empty, not a PDF, damaged);
 2. per page (`layout.pdfium_page_to_layout`): characters -> segments, drawing facts,
    ruled tables (pdfplumber's algorithm on pypdfium2 edges) only on pages that draw
-   rulings; a page that fails is recorded in `PageInfo.error` and skipped;
+   rulings; a page that fails is recorded in `PageInfo.error` and skipped. A page whose
+   pdfium text is sparse while it draws many more text objects than pdfium read glyphs
+   (fonts pdfium cannot map, e.g. non-embedded CJK fonts) is re-read with pdfminer
+   (`plumber_chars`); normal pages never take that path;
 3. per page, the text-layer verdict (`text_quality.assess_text_layer`);
 4. document-wide: body font size, running headers/footers (`furniture`);
 5. per page: body lines -> reading-order blocks (`layout.layout_to_blocks`);
@@ -14,7 +17,8 @@ The stage reads as its passes:
 7. pages without a usable text layer OCR'd in one call (`ocr.ocr_pages`) and spliced in.
 
 Memory: only light per-page facts (segments, a few hundred per page) are kept; pdfium
-pages and text pages are closed after reading. pdfplumber never parses a page.
+pages and text pages are closed after reading. pdfplumber parses a page only in that
+fallback (opened once per document, each page closed after use).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 from parsers.elements import blocks_to_elements, merge_continued_tables
-from parsers.errors import ParseError
+from parsers.errors import OcrError, ParseError
 from parsers.headings import blocks_to_headings
 from parsers.layout import (
     PageLayout,
@@ -37,6 +41,7 @@ from parsers.layout import (
 from parsers.furniture import furniture_key, is_page_number, pages_to_furniture_keys
 from parsers.models import Document, Element, ElementType, PageInfo, TextSource
 from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
+from parsers.plumber_chars import LOST_TEXT_OBJECT_SLACK, PdfminerFallback, count_text_objects, is_sparse, lost_text
 from parsers.settings import ParseSettings
 from parsers.text_quality import assess_text_layer
 
@@ -53,7 +58,8 @@ def file_sha256(path: str | os.PathLike) -> str:
 def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = None) -> Document:
     """Parse one PDF. Raises `ParseError` (file named, cause and remedy stated) when the
     file cannot be opened or every page fails; `OcrUnavailableError` when pages need OCR
-    (or `ocr.mode == "always"`) and Tesseract is missing."""
+    (or `ocr.mode == "always"`) and Tesseract is missing; `OcrError` (page named) when a
+    page sent to OCR cannot be rendered or read."""
     settings = ParseSettings.resolve(settings)
     path = Path(path)
     if settings.backend == "unstructured":
@@ -100,6 +106,7 @@ def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = N
 def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], dict, list, list[str]]:
     """One pass over every page with pypdfium2; pages are closed as soon as they are read."""
     document = open_pdfium(path)
+    fallback = PdfminerFallback(path)  # opens pdfplumber only if a page needs it
     layouts: list[PageLayout] = []
     warnings: list[str] = []
     try:
@@ -116,11 +123,41 @@ def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], d
                 layout = PageLayout(page_no=index + 1, width=0.0, height=0.0,
                                     error=f"page unreadable: {type(error).__name__}: {error}")
                 warnings.append(f"page {index + 1}: {layout.error}")
+            if is_sparse(layout):
+                layout = pdfminer_if_text_lost(document, index, layout, fallback, settings, warnings)
             warnings.extend(layout.warnings)
             layouts.append(layout)
     finally:
+        fallback.close()
         document.close()
     return layouts, info, outline, warnings
+
+
+def pdfminer_if_text_lost(document, index: int, layout: PageLayout, fallback: PdfminerFallback,
+                          settings: ParseSettings, warnings: list[str]) -> PageLayout:
+    """The page re-read with pdfminer when pdfium clearly lost its text (see `plumber_chars`);
+    the pdfminer layout is kept only when its text is usable and clearly richer."""
+    page = document[index]
+    try:
+        objects = count_text_objects(page)
+    finally:
+        page.close()
+    if not lost_text(objects, layout.text):
+        return layout
+    try:
+        candidate = fallback.relayout(document, index, layout, settings.detect_tables)
+    except Exception as error:  # noqa: BLE001 - the pdfium text stays; the page may still go to OCR
+        warnings.append(f"page {layout.page_no}: pdfminer fallback failed, pdfium text kept "
+                        f"({type(error).__name__}: {error})")
+        return layout
+    before = sum(1 for c in layout.text if not c.isspace())
+    after = sum(1 for c in candidate.text if not c.isspace())
+    verdict = assess_text_layer(candidate.text, candidate.width, candidate.height, candidate.image_area_ratio)
+    if not verdict.usable or after < 1.5 * before + LOST_TEXT_OBJECT_SLACK:
+        return layout
+    warnings.append(f"page {layout.page_no}: text layer read with pdfminer (pdfium read {before} glyphs "
+                    f"from {objects} text objects, pdfminer {after})")
+    return candidate
 
 
 def layout_to_page_info(layout: PageLayout) -> PageInfo:
@@ -198,19 +235,28 @@ def record_page_error(page: PageInfo, warnings: list[str], message: str) -> None
 
 def splice_ocr(path: Path, elements: list[Element], pages: list[PageInfo], wanted: list[int],
                settings: ParseSettings, warnings: list[str]) -> list[Element]:
-    """OCR `wanted` pages in one call and put their elements in page order."""
+    """OCR `wanted` pages in one call and put their elements in page order.
+
+    Raises `OcrError` (path and page named) when any page comes back unreadable: a page
+    that needed OCR and got none would leave a silent hole in the document, so the whole
+    document fails at stage "ocr" (the batch goes on)."""
     from parsers.ocr import check_ocr_available, ocr_pages
 
     check_ocr_available(settings.ocr)
     results = ocr_pages(path, wanted, settings.ocr)
+    failed = [(page_no, results[page_no].error if page_no in results else "no OCR result returned")
+              for page_no in wanted if page_no not in results or results[page_no].error]
+    if failed:
+        page_no, reason = failed[0]
+        others = f" ({len(failed) - 1} more page(s) failed too: {', '.join(str(n) for n, _ in failed[1:])})" \
+            if len(failed) > 1 else ""
+        raise OcrError(f"page {page_no} could not be OCR'd: {reason}{others}; check that the file renders in a "
+                       "PDF viewer and that Tesseract runs (`tesseract --version`), then re-run the document, "
+                       "or parse with ocr mode 'never' to keep only the text layer", path=str(path), page=page_no)
     by_page: dict[int, list[Element]] = {}
     for page_no in wanted:
         page = pages[page_no - 1]
-        result = results.get(page_no)
-        if result is None or result.error:
-            record_page_error(page, warnings, f"OCR failed: {result.error if result else 'no result'}")
-            page.text_source = TextSource.empty
-            continue
+        result = results[page_no]
         page.text_source = TextSource.ocr if result.elements else TextSource.empty
         page.ocr_confidence = result.confidence
         by_page[page_no] = list(result.elements)

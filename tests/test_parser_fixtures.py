@@ -190,16 +190,19 @@ def test_pages_needing_ocr_go_in_one_call_and_are_spliced_in_page_order(monkeypa
     assert [e.type for e in on_scan if e.is_furniture] == [ElementType.page_number]  # "Page 2 of 3" read by OCR
 
 
-def test_ocr_failure_is_recorded_on_the_page_not_fatal(monkeypatch):
+def test_ocr_failure_fails_the_document_naming_the_page(monkeypatch):
+    """Issue #4: a page that cannot be OCR'd fails the document (page and reason named)."""
+    from parsers.errors import OcrError
+
     pdf = FIXTURES / "mixed.pdf"
     if not pdf.exists():
         pytest.skip("fixture mixed not generated")
+    scanned = json.loads((FIXTURES / "mixed.truth.json").read_text(encoding="utf-8"))["scanned_pages"][0]
     _fake_ocr(monkeypatch, [], error="tesseract crashed")
-    document = parse_pdf(pdf, {"ocr": {"mode": "auto"}})
-    failed = [p for p in document.pages if p.error]
-    assert len(failed) == 1 and "tesseract crashed" in failed[0].error and failed[0].text_source.value == "empty"
-    assert any("tesseract crashed" in w for w in document.warnings)
-    assert document.elements  # the text-layer pages are still there
+    with pytest.raises(OcrError) as caught:
+        parse_pdf(pdf, {"ocr": {"mode": "auto"}})
+    assert caught.value.stage == "ocr" and caught.value.page == scanned and caught.value.path == str(pdf)
+    assert "tesseract crashed" in caught.value.reason and f"page {scanned}" in caught.value.reason
 
 
 def test_always_mode_ocrs_every_page(monkeypatch):
