@@ -1,6 +1,6 @@
 """chunk_document: elements in, chunks out. Pure: no files, no database.
 
-The default `structure` strategy (see notes/chunker.md for the full contract):
+The default `structure` strategy (the README's "Chunking" section states the full contract):
 
     document -> sections (heading paths) -> blocks (prose, lists, tables)
              -> parent drafts (a section, split when over parent_max_tokens)

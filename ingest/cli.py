@@ -50,7 +50,7 @@ def say(text: str, *, stderr: bool = False) -> None:
 DbOption = typer.Option("ingest.db", "--db", envvar="INGEST_DB",
                         help="Database file path or SQLAlchemy URL (env INGEST_DB).")
 ConfigOption = typer.Option(None, "--config", "-c", exists=True, dir_okay=False,
-                            help="TOML or JSON settings file (see notes/storage.md); unknown keys are an error.")
+                            help="TOML or JSON settings file (format in the README, 'Configuration file'); unknown keys are an error.")
 
 
 class OcrMode(str, Enum):
@@ -98,11 +98,11 @@ def run(
     config: Optional[Path] = ConfigOption,
     force: bool = typer.Option(False, "--force", help="Reprocess every file even if unchanged."),
     workers: Optional[int] = typer.Option(None, "--workers", "-w", min=0,
-                                          help="Worker processes [default: CPU count]; 0 = in this process."),
+                                          help="Worker processes (default: the CPU count); 0 = in this process."),
     timeout: Optional[float] = typer.Option(None, "--timeout", min=1,
-                                            help="Seconds one document may take before it is failed [default: 600]."),
-    ocr: Optional[OcrMode] = typer.Option(None, "--ocr", help="When to OCR pages [default: auto: pages without a "
-                                                               "usable text layer]."),
+                                            help="Seconds one document may take before it is failed (default: 600)."),
+    ocr: Optional[OcrMode] = typer.Option(None, "--ocr", help="When to OCR pages (default: auto, the pages without a "
+                                                               "usable text layer)."),
     ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:

@@ -1,6 +1,6 @@
 """Property tests: the chunker's invariants over generated element lists (hypothesis).
 
-Invariants (see notes/chunker.md): size limits, exact token counts, text = heading
+Invariants (see the README (Chunking)): size limits, exact token counts, text = heading
 path + body, canonical offsets, parent containment, no section crossing, overlap
 within the configured figure (and present where the text allows it), one table
 header per piece, furniture never in chunk text, nothing of the body lost.

@@ -1,4 +1,4 @@
-"""parse_pdf against the fixtures' ground truth (fixtures/*.truth.json, see notes/fixtures.md).
+"""parse_pdf against the fixtures' ground truth (fixtures/*.truth.json, see the README (Fixtures)).
 
 Level convention: the truth gives the document title level 0 and headings 1..3 below it;
 `Element.heading_level` starts at 1, so the title is level 1 and a truth level L is L + 1.

@@ -15,7 +15,7 @@ from parsers.models import Document
 
 def chunk_violations(document: Document, chunks: list[Chunk], settings: ChunkSettings,
                      counter: TokenCounter) -> list[str]:
-    """Check a `structure` chunk list against the contract in notes/chunker.md."""
+    """Check a `structure` chunk list against the contract in the README (Chunking)."""
     problems: list[str] = []
     canonical = document.canonical_text()
     sections = document_to_sections(document)

@@ -1,6 +1,6 @@
 """Drafts to `Chunk`s: offsets, pages, element indexes, types and the metadata flags.
 
-Metadata keys (all optional, documented in notes/chunker.md):
+Metadata keys (all optional, documented in the README (Chunking)):
 - `section`: index of the section the chunk belongs to (structure strategy);
 - `overlap_tokens`: tokens this child shares with the previous child of the same run
   (measured on the canonical text: `canonical[char_start:previous.char_end]`);

@@ -1,6 +1,6 @@
 """Tables to pieces that each read with their header: `table_to_row_pieces`.
 
-Serialization (the choice, documented in notes/chunker.md): a Markdown pipe table.
+Serialization (the choice, documented in the README (Chunking)): a Markdown pipe table.
 Cells have their whitespace collapsed and "|" escaped as "\\|".
 
     Table 2: Recommended insecticides            <- caption line, when there is one
