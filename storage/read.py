@@ -36,8 +36,9 @@ def find_document(db: Database, id_or_path: str) -> DocumentRow:
 
 
 def load_document(db: Database, document_id: str) -> Document:
-    """The stored Document: pages and elements exactly as parsed; `metadata` and `title` are the
-    enriched ones the pipeline stored (PDF info, rules and sidecar merged), not the parser's raw dict."""
+    """The stored Document: title, pages and elements exactly as parsed, so chunking it again gives
+    the stored chunks; `metadata` is the enriched one the pipeline stored (PDF info, rules and
+    sidecar merged), not the parser's raw dict. The display title is `documents.title`."""
     row = find_document(db, document_id)
     with db.reader() as session:
         return _row_to_document(session, row)
@@ -47,7 +48,7 @@ def _row_to_document(session, row: DocumentRow) -> Document:
     pages = session.scalars(select(PageRow).where(PageRow.document_id == row.id).order_by(PageRow.page_no))
     elements = session.scalars(select(ElementRow).where(ElementRow.document_id == row.id).order_by(ElementRow.seq))
     return Document(source_path=row.source_path, content_sha256=row.content_sha256 or "",
-                    size_bytes=row.size_bytes or 0, page_count=row.page_count or 0, title=row.title,
+                    size_bytes=row.size_bytes or 0, page_count=row.page_count or 0, title=row.parsed_title,
                     pages=[row_to_page(page) for page in pages],
                     elements=[row_to_element(element) for element in elements],
                     metadata=dict(row.metadata_ or {}), warnings=list(row.warnings or []))

@@ -99,7 +99,7 @@ def save_document(session: Session, document_id: str, document: Document, chunks
     before = _delete_content(session, document_id)
     _upsert_document(session, document_id, source_path, {
         "content_sha256": document.content_sha256, "size_bytes": document.size_bytes, "mtime": info.mtime,
-        "page_count": document.page_count, "title": info.title, "status": "ok", "error": None,
+        "page_count": document.page_count, "title": info.title, "parsed_title": document.title, "status": "ok", "error": None,
         "metadata_": info.metadata, "pipeline_version": info.pipeline_version, "settings": info.settings,
         "settings_hash": info.settings_hash, "rules_hash": info.rules_hash, "ingested_at": utc_now(),
         "text": document.canonical_text(), "warnings": list(document.warnings), "chunk_count": len(chunks),

@@ -206,6 +206,29 @@ def test_path_rules_and_sidecar_metadata_reach_the_chunks(tmp_path):
     assert outcomes(db, 2) == {"cotton.pdf": "changed", "pm-kisan.pdf": "unchanged"}
 
 
+def test_stored_document_chunks_again_to_the_stored_chunks_whatever_its_display_title(tmp_path):
+    """`ingest eval` re-chunks stored elements: with a sidecar title that differs from the PDF's
+    own, the reloaded document must still give exactly the chunks the run stored."""
+    from ingest.chunker import chunk_document
+    from storage import load_document
+
+    root = tmp_path / "pdfs"
+    make_pdf(root / "cotton.pdf", "Cotton manual", ["Whitefly is controlled by spraying neem oil at dusk."])
+    (root / "cotton.pdf.meta.json").write_text(json.dumps({"title": "Cotton Crop Manual, Kharif 2024 edition"}))
+    db = tmp_path / "i.db"
+    assert run(root, db).exit_code == 0
+    database = open_database(db)
+    try:
+        document_id = document_id_for(str(root / "cotton.pdf"))
+        stored = [chunk.text for chunk in load_chunks(database, document_id)]
+        again = [chunk.text for chunk in chunk_document(load_document(database, document_id))]
+    finally:
+        database.close()
+    assert run_query(str(db), "select title from documents").rows == [["Cotton Crop Manual, Kharif 2024 edition"]]
+    assert again == stored
+    assert stored[0].startswith("Cotton manual\n\n")
+
+
 def test_invalid_sidecar_fails_that_document_only(folder, tmp_path):
     (folder / "rice.pdf.meta.json").write_text("{not json")
     db = tmp_path / "i.db"
