@@ -17,13 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import sys
 import tempfile
 import time
-import unicodedata
-from collections import Counter
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -31,22 +28,13 @@ import pypdfium2 as pdfium
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ingest.eval_scoring import word_recall  # noqa: E402
 from parsers.ocr import ocr_pages  # noqa: E402
 from parsers.settings import OcrSettings  # noqa: E402
 
 FIXTURES = ROOT / "fixtures"
 SOURCE_PAGES = [("scanned_notice.pdf", 1), ("mixed.pdf", 2)]
 RECALL_PAGES = [("scanned_notice", 1, "eng"), ("mixed", 2, "eng"), ("scanned_hi", 1, "hin")]
-
-
-def words(text: str) -> list[str]:
-    text = unicodedata.normalize("NFC", text).casefold()
-    return [w for w in re.split(r"[^\w\u0900-\u0963\u0966-\u097f]+", text) if w]
-
-
-def word_recall(expected: str, got: str) -> float:
-    want, have = Counter(words(expected)), Counter(words(got))
-    return sum(min(n, have[w]) for w, n in want.items()) / sum(want.values())
 
 
 def build_scan_pdf(pages: int, out: Path) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -161,3 +162,20 @@ def score_ranking(ranked: Sequence[Retrieved], must_contain: str | Sequence[str]
 def rate(hits: Sequence[bool]) -> float:
     """Fraction of True in `hits`, in [0, 1]; 0.0 for no questions."""
     return sum(1 for hit in hits if hit) / len(hits) if hits else 0.0
+
+
+_NOT_WORD = re.compile(r"[^\w\u0900-\u0963\u0966-\u097f]+")
+
+
+def recall_words(text: str) -> list[str]:
+    """Words for recall: letters, digits and Devanagari signs, case-folded and NFC; punctuation
+    and dandas split words (so OCR's spacing around them does not count as a miss)."""
+    text = unicodedata.normalize("NFC", text).casefold()
+    return [word for word in _NOT_WORD.split(text) if word]
+
+
+def word_recall(expected: str, got: str) -> float:
+    """Share of `expected`'s words (as a multiset) found in `got`: how much of a source text
+    a parser or OCR recovered, 0 to 1."""
+    want, have = Counter(recall_words(expected)), Counter(recall_words(got))
+    return sum(min(count, have[word]) for word, count in want.items()) / max(1, sum(want.values()))

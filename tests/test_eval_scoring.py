@@ -88,3 +88,11 @@ def test_empty_answer_is_refused_and_rates_are_fractions():
         score_ranking([], ["  "], budget_tokens=10)
     assert rate([True, False, False, True]) == 0.5
     assert rate([]) == 0.0
+
+
+def test_word_recall_counts_repeated_words_and_ignores_punctuation_and_dandas():
+    from ingest.eval_scoring import word_recall
+
+    assert word_recall("Spray 2 ml, spray again.", "spray 2 ml") == 3 / 5  # the second "spray" is missing
+    assert word_recall("किसान पात्र हैं।", "किसान पात्र हैं") == 1.0
+    assert word_recall("whitefly", "aphids") == 0.0

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from ingest.eval_scoring import word_recall
 from parsers.errors import OcrError, OcrUnavailableError
 from parsers.models import ElementType, TextSource
 from parsers.ocr import check_ocr_available, debian_package_for, ocr_pages
@@ -26,17 +26,6 @@ pytestmark = pytest.mark.slow
 
 def truth(name: str) -> dict:
     return json.loads((FIXTURES / f"{name}.truth.json").read_text(encoding="utf-8"))
-
-
-def words(text: str) -> list[str]:
-    """Words for recall: letters, digits and Devanagari signs; punctuation and dandas split."""
-    text = unicodedata.normalize("NFC", text).casefold()
-    return [w for w in re.split(r"[^\w\u0900-\u0963\u0966-\u097f]+", text) if w]
-
-
-def word_recall(expected: str, got: str) -> float:
-    want, have = Counter(words(expected)), Counter(words(got))
-    return sum(min(n, have[w]) for w, n in want.items()) / sum(want.values())
 
 
 def body_text(result) -> str:

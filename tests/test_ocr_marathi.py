@@ -4,17 +4,15 @@ fixtures yet), read with `mar`, and checked against the text it was made from.""
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 
 import pytest
 
+from ingest.eval_scoring import word_recall
 from parsers.models import ElementType
 from parsers.ocr import ocr_pages
 from parsers.settings import OcrSettings
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_ocr import word_recall  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
