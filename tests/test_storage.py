@@ -73,8 +73,9 @@ def test_document_round_trips_exactly(db, tmp_path):
     path = str(tmp_path / "a.pdf")
     document = make_document(path)
     save(db, path, document)
-    # metadata and title come back as the pipeline stored them (enriched), the rest exactly
-    expected = document.model_copy(update={"metadata": info().metadata, "title": "Pests"})
+    # metadata comes back as the pipeline stored it (enriched); the rest exactly as parsed,
+    # including the parser's title (None here), not the display title "Pests"
+    expected = document.model_copy(update={"metadata": info().metadata})
     assert load_document(db, document_id_for(path)) == expected
 
 
