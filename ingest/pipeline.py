@@ -28,9 +28,10 @@ from ingest.workers import Failure, TaskResult, execute
 from parsers.errors import DocumentNotFoundError, IngestError, StorageError
 from parsers.models import Document
 from parsers.pdf import parse_pdf
-from storage import Database, document_rows, open_database
+from storage import DEFAULT_DB, Database, document_rows, open_database
 from storage.runs import add_run_item, finish_run, run_lock
-from storage.store import DocumentInfo, assign_document_id, mark_removed, save_document, save_failure
+from storage.store import (DocumentInfo, assign_document_id, mark_removed, normalise_source_path, save_document,
+                           save_failure)
 
 
 class ProcessedDocument(BaseModel):
@@ -253,7 +254,7 @@ def run_pipeline(paths: list[str | os.PathLike], settings: PipelineSettings | di
     check_languages(settings.enrich)
     database = db if isinstance(db, Database) else open_database(db or settings.store.db)
     try:
-        names = [Path(path).expanduser().resolve().as_posix() for path in paths]
+        names = [normalise_source_path(path) for path in paths]
         with run_lock(database, "run", names, stored_settings(settings), PIPELINE_VERSION) as run_id:
             if observer:
                 observer("discover", None)
@@ -318,10 +319,10 @@ def reprocess_document(id_or_path: str, *, db: str | Database | None = None, con
     from ingest.settings import load_settings
     from storage import find_document
 
-    database = db if isinstance(db, Database) else open_database(db or "ingest.db")
+    database = db if isinstance(db, Database) else open_database(db or DEFAULT_DB)
     try:
         if Path(id_or_path).is_file():  # a path: stored or not (a new file is simply ingested)
-            path = Path(id_or_path).expanduser().resolve().as_posix()
+            path = normalise_source_path(id_or_path)
             try:
                 row = find_document(database, path)
             except DocumentNotFoundError:
@@ -334,6 +335,7 @@ def reprocess_document(id_or_path: str, *, db: str | Database | None = None, con
                               path=path, stage="discover")
         settings = load_settings(config, overrides, base=row.settings if row and row.settings else None)
         check_ocr(settings)
+        check_languages(settings.enrich)
         with run_lock(database, "reprocess", [path], stored_settings(settings), PIPELINE_VERSION) as run_id:
             file = fingerprint(path)
             item = Classified(outcome="changed", path=path, document_id=row.id if row else None, file=file,

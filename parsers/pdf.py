@@ -207,7 +207,7 @@ def ocr_furniture_to_types(elements: list[Element], keys: set[tuple[str, str]], 
             key = furniture_key(element.text)
             if zone and is_page_number(element.text):
                 element = element.model_copy(update={"type": ElementType.page_number, "heading_level": None})
-            elif zone and any(k == key for _, k in keys):
+            elif zone and (zone, key) in keys:
                 kind = ElementType.header if zone == "header" else ElementType.footer
                 element = element.model_copy(update={"type": kind, "heading_level": None})
         out.append(element)

@@ -17,7 +17,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from ingest.models import Chunk
-from parsers.errors import StorageError
+from parsers.errors import ChunkingError, StorageError
 from parsers.models import Document
 from storage.convert import chunk_to_row, element_to_row, page_to_row
 from storage.db import utc_now
@@ -131,8 +131,10 @@ def _insert_chunks(session: Session, document_id: str, chunks: list[Chunk], info
         rows = []
         for chunk in children:
             if chunk.parent not in ids:
-                raise StorageError(f"chunk {chunk.index} points at parent {chunk.parent}, which is not a parent "
-                                   "chunk of this document (a chunker bug)", path=document_id)
+                # ChunkingError, not StorageError: it fails this document only (a StorageError
+                # stops the batch, as every later write would fail the same way).
+                raise ChunkingError(f"chunk {chunk.index} points at parent {chunk.parent}, which is not a parent "
+                                    "chunk of this document (a chunker bug)", path=document_id)
             rows.append({**row(chunk), "parent_id": ids[chunk.parent]})
         session.execute(insert(ChunkRow), rows)
 

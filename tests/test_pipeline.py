@@ -229,6 +229,26 @@ def test_stored_document_chunks_again_to_the_stored_chunks_whatever_its_display_
     assert stored[0].startswith("Cotton manual\n\n")
 
 
+def test_a_chunker_bug_fails_that_document_only_and_the_run_goes_on(folder, tmp_path, monkeypatch):
+    from ingest import pipeline
+
+    real_chunk_document = pipeline.chunk_document
+
+    def broken_for_rice(document, settings, counter):
+        chunks = real_chunk_document(document, settings, counter)
+        if document.source_path.endswith("rice.pdf"):  # a child pointing at another child
+            chunks[-1] = chunks[-1].model_copy(update={"parent": chunks[-1].index})
+        return chunks
+
+    monkeypatch.setattr(pipeline, "chunk_document", broken_for_rice)
+    db = tmp_path / "i.db"
+    result = run(folder, db)
+    assert result.exit_code == 1, result.output
+    assert outcomes(db, 1) == {"cotton.pdf": "new", "rice.pdf": "failed", "wheat.pdf": "new"}
+    rows = run_query(str(db), "select stage, message from run_items where outcome = 'failed'").rows
+    assert rows[0][0] == "store" and "chunker bug" in rows[0][1]
+
+
 def test_invalid_sidecar_fails_that_document_only(folder, tmp_path):
     (folder / "rice.pdf.meta.json").write_text("{not json")
     db = tmp_path / "i.db"

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from ingest.models import Chunk
-from parsers.errors import DocumentNotFoundError, QueryError, RunLockedError, SchemaVersionError, StorageError
+from parsers.errors import ChunkingError, DocumentNotFoundError, QueryError, RunLockedError, SchemaVersionError, StorageError
 from parsers.models import Document, Element, ElementType, PageInfo
 from storage import (DocumentInfo, document_id_for, find_document, load_chunks, load_document, mark_removed,
                      open_database, run_query, save_document)
@@ -130,7 +130,8 @@ def test_failed_write_leaves_previous_version(db, tmp_path):
     document = make_document(path, body="new text")
     broken = make_chunks(document)
     broken[2] = broken[2].model_copy(update={"parent": 2})  # points at a child: refused mid-transaction
-    with pytest.raises(StorageError):
+    # a ChunkingError (this document's fault), not a StorageError (which would stop the batch)
+    with pytest.raises(ChunkingError, match="chunker bug"):
         save(db, path, document, broken)
     assert [c.body for c in load_chunks(db, document_id_for(path))][1] == "Whitefly is controlled with neem oil."
 
