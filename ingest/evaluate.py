@@ -28,6 +28,7 @@ from ingest.models import Chunk, ChunkSettings
 from ingest.tokens import TokenCounter, tiktoken_counter
 from parsers.errors import ConfigError
 from parsers.models import Document
+from parsers.pdf import file_sha256
 
 STRATEGIES = ("structure", "recursive", "fixed")
 DEFAULT_KS = (1, 4, 10)
@@ -48,7 +49,7 @@ def evaluate_golden(db: str | Path, golden_path: str | Path, strategies: Sequenc
     with them and its own `strategy` name. With `store`, each strategy's result is written
     to `eval_runs` with its parameters and gets its `run_id`.
     """
-    from ingest.eval_store import load_stored_documents, save_eval_runs, stored_fts_tokenize
+    from storage.evals import load_stored_documents, save_eval_runs, stored_fts_tokenize
 
     strategies, ks = _check_strategies(strategies), _check_ks(ks)  # option errors before any database work
     items = load_golden(golden_path)
@@ -58,9 +59,9 @@ def evaluate_golden(db: str | Path, golden_path: str | Path, strategies: Sequenc
                           path=str(db), stage="eval")
     report = evaluate_documents(documents, items, strategies=strategies, ks=ks, budget_tokens=budget_tokens,
                                 chunk_settings=chunk_settings, depth=depth, golden_path=str(golden_path),
-                                fts_tokenize=stored_fts_tokenize(db))
+                                fts_tokenize=stored_fts_tokenize(db, default=FTS_TOKENIZE))
     if store:
-        save_eval_runs(db, report)
+        save_eval_runs(db, report, golden_sha256=file_sha256(golden_path))
     return report
 
 

@@ -52,7 +52,7 @@ def test_an_unknown_tokenizer_is_a_config_error():
 
 
 def test_the_stored_tokenizer_is_read_from_the_fts5_ddl():
-    from ingest.eval_store import ddl_to_fts_tokenize
+    from storage.evals import ddl_to_fts_tokenize
 
     assert ddl_to_fts_tokenize("CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='chunks', "
                                "tokenize='unicode61 remove_diacritics 2')") == "unicode61 remove_diacritics 2"

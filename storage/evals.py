@@ -1,18 +1,19 @@
 """What `ingest eval` reads from and writes to the database: stored documents in, `eval_runs` rows out.
 
+It lives in `storage` because the storage package owns every read and write of the database;
+`ingest.evaluate` calls it.
+
 Documents are rebuilt from their stored pages and elements (no PDF is opened, nothing is
 re-parsed), so every strategy is measured on exactly the elements the pipeline stored.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
 from sqlalchemy import text
 
-from ingest.eval_index import FTS_TOKENIZE
 from ingest.eval_models import EvalReport
 from parsers.models import Document
 from storage.db import open_database, utc_now
@@ -29,15 +30,15 @@ def load_stored_documents(db: str | Path) -> dict[str, Document]:
         return dict(iter_documents(database, status="ok"))
 
 
-def stored_fts_tokenize(db: str | Path) -> str:
+def stored_fts_tokenize(db: str | Path, default: str) -> str:
     """The tokenizer of the database's `chunks_fts` (so the evaluation searches as users' queries do),
-    or the evaluation default when the database has no FTS table (a non-SQLite URL)."""
+    or `default` when the database has no FTS table (a non-SQLite URL)."""
     with open_database(db, create=False) as database:
         if not database.is_sqlite:
-            return FTS_TOKENIZE
+            return default
         with database.engine.connect() as connection:
             sql = connection.execute(text("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'")).scalar()
-    return ddl_to_fts_tokenize(sql) if sql else FTS_TOKENIZE
+    return ddl_to_fts_tokenize(sql) if sql else default
 
 
 def ddl_to_fts_tokenize(sql: str) -> str:
@@ -51,14 +52,13 @@ def ddl_to_fts_tokenize(sql: str) -> str:
     return match.group(2).replace('""', '"')
 
 
-def save_eval_runs(db: str | Path, report: EvalReport) -> None:
+def save_eval_runs(db: str | Path, report: EvalReport, golden_sha256: str | None) -> None:
     """One `eval_runs` row per strategy, in one transaction; sets each result's `run_id`.
 
     `params` holds what produced the numbers (chunk settings, k values, budget, retrieval
-    depth, tokenizer, golden set hash, documents); `results` the scores, the per-kind
+    depth, tokenizer, `golden_sha256`, documents); `results` the scores, the per-kind
     scores and every question's outcome.
     """
-    golden_sha256 = _file_sha256(report.golden_path)
     created_at = utc_now()
     with open_database(db, create=False) as database, database.transaction() as session:
         rows = []
@@ -75,10 +75,3 @@ def save_eval_runs(db: str | Path, report: EvalReport) -> None:
         session.flush()
         for result, row in zip(report.strategies, rows):
             result.run_id = row.id
-
-
-def _file_sha256(path: str) -> str | None:
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return None
