@@ -110,7 +110,11 @@ def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], d
     layouts: list[PageLayout] = []
     warnings: list[str] = []
     try:
-        info = document_to_info(document)
+        try:
+            info = document_to_info(document)
+        except Exception as error:  # noqa: BLE001 - a broken info dictionary must not fail the document
+            info = {}
+            warnings.append(f"PDF info dictionary unreadable, ignored ({type(error).__name__}: {error})")
         try:
             outline = document_to_outline(document)
         except Exception as error:  # noqa: BLE001 - levels then come from type styles alone

@@ -62,11 +62,9 @@ def pdf_date_to_iso(value: str) -> str | None:
 
 
 def document_to_info(document: pdfium.PdfDocument) -> dict[str, str]:
-    """The info dictionary (Title, Author, ..., dates as ISO 8601 where parseable), empty values dropped."""
-    try:
-        raw = document.get_metadata_dict(skip_empty=True)
-    except Exception:  # noqa: BLE001 - a broken info dict must not fail the document
-        return {}
+    """The info dictionary (Title, Author, ..., dates as ISO 8601 where parseable), empty values
+    dropped. Raises what pdfium raises for a broken dictionary; the caller records it."""
+    raw = document.get_metadata_dict(skip_empty=True)
     info = {}
     for key, value in raw.items():
         value = str(value).strip()
