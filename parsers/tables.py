@@ -184,12 +184,18 @@ def rows_to_header_count(rows: list[list[str]], first_row_bold: bool = False) ->
     Row 0 is a header when it is bold while the body is not, or when none of its cells
     is a number but the rows below carry numbers, or when it is all short text over
     at least two more rows. A second header row is taken when row 0 has blank cells
-    (a spanning group label) and row 1 is text only over numeric rows.
+    (a spanning group label) and row 1 is text only over numeric rows, and when row 0 is
+    a banner (one cell of text across a table of 3 or more columns, e.g. "AXE 1 –
+    RESSOURCES") above a row of column names: the column names are what every row needs.
     """
     if len(rows) < 2:
         return 0
     first = rows[0]
     first_text = [c for c in first if c]
+    if len(first) >= 3 and len(first_text) == 1 and len(rows) >= 3 and not is_numeric(first_text[0]):
+        names = [c for c in rows[1] if c]
+        if len(names) >= 2 and not any(is_numeric(c) for c in names) and all(len(c) <= 60 for c in names):
+            return 2
     if not first_text or any(is_numeric(c) for c in first_text):
         return 1 if first_row_bold and first_text else 0
     body_numeric = any(is_numeric(c) for row in rows[1:] for c in row)

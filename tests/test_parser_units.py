@@ -84,6 +84,16 @@ def test_table_header_detection():
     assert strip_repeated_header([["Pest", "Dose"]], [["pest", "dose"], ["Aphids", "3 ml"]]) == [["Aphids", "3 ml"]]
 
 
+def test_a_banner_row_above_column_names_makes_both_the_header():
+    # chelsea_pdta.pdf's action plans: "AXE 1 – RESSOURCES" spans the table, the column names
+    # follow; with only the banner as header, later row pieces would lose "ÉCHEANCIER".
+    rows = [["", "AXE 1 – RESSOURCES", "", ""], ["AXES D'EVALUATION", "", "ACTIONS", "ÉCHEANCIER"],
+            ["Embaucher", "", "Créer un poste d'expert", "2022*"], ["Former", "", "Ateliers", "2023"]]
+    assert rows_to_header_count(rows) == 2
+    # a one-cell first row of a two-column table is not a banner
+    assert rows_to_header_count([["Note", ""], ["Pest", "Dose"], ["Whitefly", "2 ml"]]) != 2
+
+
 def _table(rows, page, header_rows=1):
     return Element(type=ElementType.table, text=table_rows_to_text(rows), page=page, rows=rows,
                    header_rows=header_rows, data={"ruled": True})
