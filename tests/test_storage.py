@@ -208,24 +208,15 @@ def test_query_on_missing_database_is_a_storage_error(tmp_path):
     assert not (tmp_path / "missing.db").exists()
 
 
-def test_newer_schema_version_is_refused_untouched(tmp_path):
+@pytest.mark.parametrize("version, message", [("99", "newer"), ("0", "older .* re-ingest into a new --db")],
+                         ids=["newer", "older-without-migration"])
+def test_other_schema_version_is_refused_untouched(tmp_path, version, message):
     path = tmp_path / "t.db"
     open_database(path).close()
     with sqlite3.connect(path) as connection:
-        connection.execute("update meta set value = '99' where key = 'schema_version'")
+        connection.execute("update meta set value = ? where key = 'schema_version'", [version])
     before = path.read_bytes()
-    with pytest.raises(SchemaVersionError, match="newer"):
-        open_database(path)
-    assert path.read_bytes() == before
-
-
-def test_older_schema_version_without_migration_is_refused_untouched(tmp_path):
-    path = tmp_path / "t.db"
-    open_database(path).close()
-    with sqlite3.connect(path) as connection:
-        connection.execute("update meta set value = '0' where key = 'schema_version'")
-    before = path.read_bytes()
-    with pytest.raises(SchemaVersionError, match="older .* re-ingest into a new --db"):
+    with pytest.raises(SchemaVersionError, match=message):
         open_database(path)
     assert path.read_bytes() == before
 
