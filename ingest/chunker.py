@@ -3,6 +3,7 @@
 The default `structure` strategy (the README's "Chunking" section states the full contract):
 
     document -> sections (heading paths) -> blocks (prose, lists, tables)
+             -> small sections merged with their sub-sections (one child each)
              -> parent drafts (a section, split when over parent_max_tokens)
              -> child drafts inside each parent (at most child_max_tokens)
              -> Chunk list
@@ -18,10 +19,10 @@ blank line, then `body`. Token counts are exact counts of `text` with the counte
 from __future__ import annotations
 
 from ingest.chunking.blind import fixed_chunks, recursive_chunks
+from ingest.chunking.merge import sections_to_chunk
 from ingest.chunking.packing import Context
 from ingest.chunking.parents import section_to_drafts
 from ingest.chunking.render import ElementIndex, draft_to_chunk, measure_overlaps
-from ingest.chunking.sections import document_to_sections
 from ingest.models import Chunk, ChunkSettings
 from ingest.tokens import TokenCounter, tiktoken_counter
 from parsers.models import Document
@@ -43,7 +44,7 @@ def chunk_document(document: Document, settings: ChunkSettings | dict | None = N
 def structure_chunks(document: Document, context: Context, settings: ChunkSettings) -> list[Chunk]:
     elements = ElementIndex(document)
     chunks: list[Chunk] = []
-    for section in document_to_sections(document):
+    for section in sections_to_chunk(document, context, settings):
         section.heading_path, cut = _fit_path(section.heading_path, context, settings)
         meta = {"section": section.index, **({"heading_path_truncated": True} if cut else {})}
         for parent, children in section_to_drafts(section, context, settings):

@@ -51,6 +51,8 @@ class ChunkSettings(StageSettings):
     overlap_tokens: int = Field(default=50, ge=0)
     parent_max_tokens: int = Field(default=1200, ge=16)
     min_tokens: int = Field(default=60, ge=0, description="pieces smaller than this are merged with neighbours in the same section")
+    merge_sections: bool = Field(default=True, description="a section whose sub-sections fit with it in one child "
+                                 "becomes one chunk (sub-headings as body lines) instead of one chunk per heading")
     embedding_limit: int = Field(default=8191, ge=16, description="the embedding model's input limit in tokens")
 
     @model_validator(mode="after")

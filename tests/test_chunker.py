@@ -63,16 +63,44 @@ def test_text_is_heading_path_then_body_with_document_title_first():
     check(document, chunks, None)
 
 
+UNMERGED = {"merge_sections": False}
+
+
 def test_first_heading_equal_to_document_title_is_not_repeated():
     document = doc(title("Cotton Manual"), para("Intro."), title("Pests", 2), para("Whitefly."))
-    paths = [c.heading_path for c in children(chunk_document(document, None, CL100K))]
+    paths = [c.heading_path for c in children(chunk_document(document, UNMERGED, CL100K))]
     assert paths == [["Cotton Manual"], ["Cotton Manual", "Pests"]]
 
 
 def test_deeper_headings_are_dropped_when_a_higher_one_appears():
     document = doc(title("A"), title("B", 2), title("C", 3), para("one."), title("D", 2), para("two."), title=None)
-    paths = [c.heading_path for c in children(chunk_document(document, None, CL100K))]
+    paths = [c.heading_path for c in children(chunk_document(document, UNMERGED, CL100K))]
     assert paths == [["A", "B", "C"], ["A", "D"]]
+
+
+def test_a_short_section_and_its_sub_sections_become_one_chunk_under_the_outer_path():
+    document = doc(title("Pests"), para("Scout the field every week."), title("Whitefly", 2),
+                   para("Spray 2 ml per litre."), title("Aphids", 2), para("Spray 3 ml per litre."))
+    chunks = children(chunk_document(document, None, CL100K))
+    assert len(chunks) == 1
+    assert chunks[0].text == ("Cotton manual / Pests\n\nScout the field every week.\n\nWhitefly\n\n"
+                              "Spray 2 ml per litre.\n\nAphids\n\nSpray 3 ml per litre.")
+    assert document.canonical_text()[chunks[0].char_start:chunks[0].char_end] == chunks[0].body
+    check(document, chunk_document(document, None, CL100K), None)
+
+
+def test_sub_sections_keep_their_own_chunks_and_paths_when_the_whole_does_not_fit():
+    long_text = " ".join(f"Sentence {i} about whitefly scouting and thresholds." for i in range(12))
+    document = doc(title("Pests"), para("Scout the field every week."), title("Whitefly", 2), para(long_text),
+                   title("Aphids", 2), para("Spray 3 ml per litre."), title("Leaf curl", 3), para("Remove plants."))
+    config = {"child_max_tokens": 120, "overlap_tokens": 10}
+    chunks = children(chunk_document(document, config, CL100K))
+    paths = [c.heading_path for c in chunks]
+    assert [p for i, p in enumerate(paths) if p not in paths[:i]] == [
+        ["Cotton manual", "Pests"], ["Cotton manual", "Pests", "Whitefly"], ["Cotton manual", "Pests", "Aphids"]]
+    assert len(chunks) > 3, "the whitefly text alone needs two chunks at 120 tokens"
+    assert chunks[-1].body == "Spray 3 ml per litre.\n\nLeaf curl\n\nRemove plants."
+    check(document, chunk_document(document, config, CL100K), config)
 
 
 def test_a_chunk_never_spans_two_sections_even_when_both_are_tiny():

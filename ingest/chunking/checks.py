@@ -7,7 +7,9 @@ a chunk list before storing it. Each message names the chunk index.
 from __future__ import annotations
 
 from ingest.chunking.prose import sentence_boundaries
-from ingest.chunking.sections import ListBlock, ProseBlock, TableBlock, document_to_sections
+from ingest.chunking.merge import sections_to_chunk
+from ingest.chunking.packing import Context
+from ingest.chunking.sections import ListBlock, ProseBlock, TableBlock
 from ingest.models import HEADING_PATH_SEPARATOR, Chunk, ChunkSettings
 from ingest.tokens import TokenCounter
 from parsers.models import Document
@@ -18,7 +20,7 @@ def chunk_violations(document: Document, chunks: list[Chunk], settings: ChunkSet
     """Check a `structure` chunk list against the contract in the README (Chunking)."""
     problems: list[str] = []
     canonical = document.canonical_text()
-    sections = document_to_sections(document)
+    sections = sections_to_chunk(document, Context(canonical, counter), settings)
     section_of = {i: s.index for s in sections for i in s.element_indexes}
     furniture = [e.text.strip() for e in document.elements if e.is_furniture and e.text.strip()]
     for position, chunk in enumerate(chunks):
@@ -37,7 +39,8 @@ def chunk_violations(document: Document, chunks: list[Chunk], settings: ChunkSet
             problems.append(f"{where}: oversize outside a table")
         if (chunk.token_count > settings.embedding_limit) != bool(chunk.metadata.get("over_embedding_limit")):
             problems.append(f"{where}: over_embedding_limit flag wrong")
-        is_table = "table_element" in chunk.metadata or (chunk.kind == "parent" and "table" in chunk.element_types)
+        is_table = ("table_element" in chunk.metadata or "table_elements" in chunk.metadata
+                    or (chunk.kind == "parent" and "table" in chunk.element_types))
         if not is_table and canonical[chunk.char_start:chunk.char_end] != chunk.body:
             problems.append(f"{where}: body is not canonical[{chunk.char_start}:{chunk.char_end}]")
         owners = {section_of.get(i) for i in chunk.element_indexes}
@@ -82,6 +85,8 @@ def _child_problems(chunk: Chunk, chunks: list[Chunk], where: str) -> list[str]:
             if line.startswith("|") and not line.startswith("| ---") and line not in parent.body \
                     and "table_columns" not in chunk.metadata:
                 problems.append(f"{where}: row {line[:40]!r} not in parent {parent.index}")
+    elif "table_elements" in chunk.metadata and chunk.body != parent.body:
+        problems.append(f"{where}: a child with tables and prose is not its whole parent {parent.index}")
     elif chunk.body not in parent.body:
         problems.append(f"{where}: body not inside parent {parent.index}")
     return problems
@@ -93,17 +98,26 @@ def _coverage_problems(document: Document, sections, chunks: list[Chunk], canoni
     problems = []
     covered = bytearray(len(canonical))
     table_text: dict[int, str] = {}
+    whole: list[Chunk] = []
     for chunk in chunks:
         if chunk.kind != "child":
             continue
         if "table_element" in chunk.metadata:
             key = chunk.metadata["table_element"]
             table_text[key] = table_text.get(key, "") + "\n" + chunk.body
+        elif "table_elements" in chunk.metadata:
+            whole.append(chunk)
+            for key in chunk.metadata["table_elements"]:
+                table_text[key] = table_text.get(key, "") + "\n" + chunk.body
         else:
             covered[chunk.char_start:chunk.char_end] = b"\x01" * (chunk.char_end - chunk.char_start)
     for section in sections:
         for block in section.blocks:
             if isinstance(block, (ProseBlock, ListBlock)):
+                for chunk in whole:  # a whole-parent child holds its prose verbatim
+                    start, end = max(block.start, chunk.char_start), min(block.end, chunk.char_end)
+                    if start < end and canonical[start:end] in chunk.body:
+                        covered[start:end] = b"\x01" * (end - start)
                 lost = [i for i in range(block.start, block.end) if not covered[i] and not canonical[i].isspace()]
                 if lost:
                     problems.append(f"section {section.index}: characters {lost[0]}..{lost[-1]} in no child")

@@ -1,8 +1,11 @@
 """Sections to parent drafts and, inside each parent, child drafts.
 
 Parents are sections, split by the same rules when a section is over the parent
-limit (parents of one section overlap like children do). Children are packed from the
-parent's own content only, so every child's body lies inside its one parent; since a
+limit (parents of one section overlap like children do). A parent that fits in the
+child limit is also its only child, tables and prose together: a short section is
+never cut, so a table stays with the sentence that introduces it. Larger parents'
+children are packed from the parent's own content only, tables apart from prose, so
+every child's body lies inside its one parent; since a
 split parent starts with the overlap tail of the previous one, the first child of a
 parent shares that tail with the last child of the previous parent (a last child that
 this tail would repeat whole is dropped: its text is in the next child).
@@ -24,11 +27,20 @@ def section_to_drafts(section: Section, context: Context, settings: ChunkSetting
     parents = parent_packer.pack(parent_units)
     child_packer = Packer(context, section, settings.child_max_tokens, settings.overlap_tokens, mix_tables=False,
                           min_tokens=settings.min_tokens)
-    families = [(parent, child_packer.pack(parent_to_units(parent, section, context, settings))) for parent in parents]
+    families = [(parent, [parent] if _is_one_child(parent, settings)
+                 else child_packer.pack(parent_to_units(parent, section, context, settings))) for parent in parents]
     for (_, children), (_, following) in zip(families, families[1:]):
         if len(children) > 1 and following and _covers(following[0], children[-1]):
             children.pop()  # a short last child wholly repeated by the next parent's overlap
     return families
+
+
+def _is_one_child(parent: Draft, settings: ChunkSettings) -> bool:
+    """The parent fits in the child limit and every table in it is whole (all rows, all columns, caption)."""
+    return parent.tokens <= settings.child_max_tokens and all(
+        isinstance(unit, FlowUnit) or (len(unit.piece.rows) == len(unit.block.rows) and unit.piece.columns is None
+                                       and unit.piece.cell_part is None and unit.piece.caption)
+        for unit in parent.units)
 
 
 def _covers(outer: Draft, inner: Draft) -> bool:

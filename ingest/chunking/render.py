@@ -9,6 +9,8 @@ Metadata keys (all optional, documented in the README (Chunking)):
 - `table_element`, `table_rows`, `table_columns`, `overlap_rows`: which table, which data
   rows (indexes into the table's data rows, header excluded) and columns a table piece
   holds, and how many of its leading rows repeat the previous piece;
+- `table_elements`: the tables (element indexes) of a child that holds a whole short
+  section, tables and prose together (its body is its parent's body);
 - `oversize`: the chunk is over its size limit because a table header plus one row
   label leaves no room to split further;
 - `over_embedding_limit`: `token_count` exceeds `settings.embedding_limit`;
@@ -50,12 +52,17 @@ def draft_to_chunk(draft: Draft, index: int, kind: str, parent: int | None, elem
     indexes: set[int] = set()
     starts, ends = [], []
     metadata = dict(metadata)
-    for part in draft.parts():
+    parts = draft.parts()
+    tables = [part for part in parts if isinstance(part, TableUnit)]
+    if kind == "child" and tables:
+        if len(parts) == 1:
+            metadata.update(_table_metadata(tables[0]))
+        else:
+            metadata["table_elements"] = [part.block.element for part in tables]
+    for part in parts:
         if isinstance(part, TableUnit):
             indexes.update(part.block.elements)
             start, end = part.span
-            if kind == "child":
-                metadata.update(_table_metadata(part))
         else:
             start, end = part.start, part.end
             indexes.update(elements.under(start, end))

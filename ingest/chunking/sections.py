@@ -63,9 +63,18 @@ Block = ProseBlock | ListBlock | TableBlock
 
 @dataclass
 class Section:
+    """A heading's own body (up to the next heading of any level) with its heading path.
+
+    `heading` is the block of the title element that opened the section (None for the
+    body before the first heading); it is not part of `blocks`, since the heading is in
+    the path, until sections are merged (`merge.merge_small_sections`) and a sub-heading
+    becomes a line of its parent's body.
+    """
+
     index: int
     heading_path: list[str]
     blocks: list[Block] = field(default_factory=list)
+    heading: ProseBlock | None = None
 
     @property
     def element_indexes(self) -> set[int]:
@@ -76,22 +85,26 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-def document_to_sections(document: Document) -> list[Section]:
-    """Group the body elements into sections in reading order; sections without a body are dropped."""
+def document_to_sections(document: Document, keep_empty: bool = False) -> list[Section]:
+    """Group the body elements into sections in reading order.
+
+    Sections without a body (a heading directly followed by a sub-heading) are dropped
+    unless `keep_empty`: merging needs them, since their heading joins the merged body.
+    """
     spans = document.body_spans()
     title = (document.title or "").strip()
     headings: dict[int, str] = {}
     sections: list[Section] = []
     pending: list[int] = []
+    heading: ProseBlock | None = None
 
     def close() -> None:
-        if pending:
-            path = [headings[level] for level in sorted(headings)]
-            if title and not (path and _same(path[0], title)):
-                path = [title] + path
-            blocks = elements_to_blocks(document, spans, pending)
-            if blocks:
-                sections.append(Section(index=len(sections), heading_path=path, blocks=blocks))
+        path = [headings[level] for level in sorted(headings)]
+        if title and not (path and _same(path[0], title)):
+            path = [title] + path
+        blocks = elements_to_blocks(document, spans, pending) if pending else []
+        if blocks or (keep_empty and heading is not None):
+            sections.append(Section(index=len(sections), heading_path=path, blocks=blocks, heading=heading))
         pending.clear()
 
     for index, element in enumerate(document.elements):
@@ -102,6 +115,7 @@ def document_to_sections(document: Document) -> list[Section]:
             level = element.heading_level or 1
             headings = {lvl: text for lvl, text in headings.items() if lvl < level}
             headings[level] = " ".join(element.text.split())
+            heading = ProseBlock(start=spans[index][0], end=spans[index][1], elements=[index])
             continue
         pending.append(index)
     close()
