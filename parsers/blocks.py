@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from parsers.chars import Segment, normalize_text
 from parsers.lists import LIST_MARKER
+from parsers.text_joins import join_wrapped_lines
 
 #: Minimum width of a column gutter, in font sizes.
 GUTTER_EM = 1.0
@@ -240,20 +241,6 @@ def _item_text_x(line: Line, marker_end: int) -> float:
 
 
 def lines_to_text(lines: list[Line]) -> str:
-    """Lines joined into one paragraph: hyphenated line ends rejoined, NFKC-normalized.
-
-    "manage-" + "ment" -> "management" when the hyphen follows a letter and the next
-    line starts lower-case; otherwise lines are joined with a space.
-    """
-    text = ""
-    for line in lines:
-        part = line.text.strip()
-        if not part:
-            continue
-        if not text:
-            text = part
-        elif text.endswith(("-", "\u00ad")) and len(text) > 1 and text[-2].isalpha() and part[:1].islower():
-            text = text[:-1] + part
-        else:
-            text = f"{text} {part}"
-    return normalize_text(text)
+    """Lines joined into one paragraph (hyphenated line ends rejoined, see
+    `text_joins.join_wrapped_lines`), NFKC-normalized."""
+    return normalize_text(join_wrapped_lines(line.text for line in lines))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from parsers.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
-from parsers.chars import Segment, chars_to_segments, textpage_to_chars
+from parsers.chars import Char, Segment, chars_to_segments, textpage_to_chars
 from parsers.furniture import furniture_key, is_page_number, line_zone
 from parsers.tables import (
     TableFound,
@@ -55,11 +55,23 @@ def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayo
             tables = pdfium_page_to_tables(page, chars, height)
     finally:
         page.close()
+    return chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
+
+
+def chars_to_layout(chars: list[Char], page_no: int, width: float, height: float, *,
+                    image_area_ratio: float = 0.0, tables: list[TableFound] | None = None,
+                    warnings: list[str] | None = None) -> PageLayout:
+    """A page's `PageLayout` from its characters (points, top-left origin), whichever
+    reader produced them (pypdfium2 here, pdfminer in `plumber_chars`): segments drawn
+    wholly off the page dropped, rotated segments set apart, margin line numbers
+    stripped, upright segments grouped into lines. `layout.text` keeps every on-page
+    segment (rotated ones too), one per line, for the text-layer verdict."""
     segments = [s for s in chars_to_segments(chars) if _on_page(s, width, height)]
-    layout = PageLayout(page_no=index + 1, width=width, height=height,
+    layout = PageLayout(page_no=page_no, width=width, height=height,
                         segments=strip_line_numbers([s for s in segments if not s.rotated]),
                         rotated=[s for s in segments if s.rotated],
-                        image_area_ratio=facts.image_area_ratio, tables=tables)
+                        image_area_ratio=image_area_ratio, tables=list(tables or []),
+                        warnings=list(warnings or []))
     layout.text = "\n".join(s.text for s in segments)
     layout.lines = segments_to_lines(layout.segments)
     return layout

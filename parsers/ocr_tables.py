@@ -140,7 +140,11 @@ def _rows_to_table(run: list[list[Line]], columns: list[tuple[float, float]], to
 def guess_header_rows(grid: list[list[str]]) -> int:
     """1 when the first row reads as column labels: later rows hold numbers or digits
     that it lacks - no number cell in it ('MSP 2023-24' is a label, '2300', '0.42',
-    '400 ml' are numbers), or no digit at all. 0 otherwise."""
+    '400 ml' are numbers), or no digit at all. 0 otherwise.
+
+    Deliberately not `tables.rows_to_header_count` (text tables): that rule has no units
+    ('100 ml per acre' is no number there) and no digit fallback for misread numbers;
+    bold (ink) is decided by the caller, `ocr_layout`."""
     if len(grid) < 2:
         return 0
 

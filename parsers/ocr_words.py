@@ -16,6 +16,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from parsers.text_joins import join_wrapped_lines
+
 CELL_GAP = 2.0            # a gap wider than this many text heights separates two cells
 BOLD_INK_RATIO = 1.3      # a line with this many times the body's ink share is bold
 _RULE = re.compile(r"^[|!\[\]]+$")
@@ -213,18 +215,11 @@ def body_text(lines: list[Line]) -> BodyText:
     return BodyText(statistics.median(heights), statistics.median(advances), statistics.median(inks))
 
 
-
 def join_words(words: list[Word]) -> str:
     return " ".join(w.text for w in words)
 
 
 def join_lines(texts: list[str]) -> str:
-    """Lines of one paragraph joined with spaces; 'fertil-' + 'iser' becomes 'fertiliser'."""
-    out = ""
-    for text in texts:
-        if out.endswith("-") and len(out) >= 2 and out[-2].isalpha() and text[:1].islower():
-            out = out[:-1] + text
-        else:
-            out = f"{out} {text}" if out else text
-    return out
-
+    """Lines of one paragraph joined with spaces; 'fertil-' + 'iser' becomes 'fertiliser'
+    (the rule: `text_joins.join_wrapped_lines`). No normalisation: words are NFC already."""
+    return join_wrapped_lines(texts)

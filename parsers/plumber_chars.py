@@ -15,8 +15,8 @@ The fallback is gated so normal pages never pay for it (pdfminer costs ~200 ms a
    `LOST_TEXT_OBJECT_SLACK`. Only then is pdfplumber opened (once per document) and the
    page parsed; the pdfplumber page is closed right after.
 
-The pdfminer characters become the parser's `Char`s and the page is rebuilt exactly as
-`layout.pdfium_page_to_layout` builds it (same segments, lines, ruled tables).
+The pdfminer characters become the parser's `Char`s and the page is rebuilt by the same
+`layout.chars_to_layout` the pdfium pass uses (same segments, lines; ruled tables refilled).
 Coordinates: pdfplumber's are already PDF points with a top-left origin.
 """
 
@@ -27,9 +27,8 @@ from pathlib import Path
 
 import pypdfium2.raw as pdfium_c
 
-from parsers.blocks import segments_to_lines
-from parsers.chars import _BOLD_NAME, Char, chars_to_segments
-from parsers.layout import PageLayout, strip_line_numbers
+from parsers.chars import _BOLD_NAME, Char
+from parsers.layout import PageLayout, chars_to_layout
 from parsers.tables import page_to_drawing_facts, pdfium_page_to_tables
 
 #: Below this many pdfium characters (spaces and line breaks included) per 1000 pt^2 a page is worth a closer look.
@@ -97,21 +96,6 @@ def plumber_chars_to_chars(raw_chars: list[dict]) -> list[Char]:
     return chars
 
 
-def chars_to_layout(chars: list[Char], page_no: int, width: float, height: float, base: PageLayout) -> PageLayout:
-    """A `PageLayout` from characters, built as `layout.pdfium_page_to_layout` builds it;
-    drawing facts (images, tables) are taken from `base`, the pdfium pass of the same page."""
-    segments = [s for s in chars_to_segments(chars)
-                if s.x1 > 0 and s.x0 < width and s.bottom > 0 and s.top < height]
-    layout = PageLayout(page_no=page_no, width=width, height=height,
-                        segments=strip_line_numbers([s for s in segments if not s.rotated]),
-                        rotated=[s for s in segments if s.rotated],
-                        image_area_ratio=base.image_area_ratio, tables=list(base.tables),
-                        warnings=list(base.warnings))
-    layout.text = "\n".join(s.text for s in segments)
-    layout.lines = segments_to_lines(layout.segments)
-    return layout
-
-
 class PdfminerFallback:
     """Opens the PDF with pdfplumber on first use only; `close()` it when the document is done."""
 
@@ -134,7 +118,8 @@ class PdfminerFallback:
     def relayout(self, document, index: int, base: PageLayout, detect_tables: bool) -> PageLayout:
         """Page `index` rebuilt from pdfminer's characters (ruled tables refilled from them)."""
         chars = self.page_chars(index)
-        layout = chars_to_layout(chars, index + 1, base.width, base.height, base)
+        layout = chars_to_layout(chars, index + 1, base.width, base.height, image_area_ratio=base.image_area_ratio,
+                                 tables=base.tables, warnings=base.warnings)  # drawings: from the pdfium pass
         if detect_tables and chars:
             page = document[index]
             try:
