@@ -337,3 +337,14 @@ def test_checker_reports_a_body_that_is_not_the_canonical_slice():
 
 def test_empty_document_gives_no_chunks():
     assert chunk_document(doc(Element(type="footer", text="Page 1", page=1)), None, CL100K) == []
+
+
+@pytest.mark.parametrize("config", [None, UNMERGED])
+def test_a_heading_with_no_body_and_no_sub_section_is_not_lost(config):
+    document = doc(title("Pests"), para("Scout weekly."), title("Speed limits", 2), title("Whitefly", 2),
+                   para("Spray 2 ml per litre. " * 80))
+    chunks = children(chunk_document(document, config, CL100K))
+    holding = [c for c in chunks if "Speed limits" in c.text]
+    assert [c.body for c in holding] == ["Speed limits"]
+    assert holding[0].heading_path == ["Cotton manual", "Pests"]
+    check(document, chunk_document(document, config, CL100K), config)

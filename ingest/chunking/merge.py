@@ -31,17 +31,14 @@ def sections_to_chunk(document: Document, context: Context, settings: ChunkSetti
     sections = document_to_sections(document, keep_empty=True)
     if settings.merge_sections:
         return merge_small_sections(sections, context, settings)
-    sections = [section for section in sections if section.blocks]
-    for index, section in enumerate(sections):
-        section.index = index
-    return sections
+    return _renumbered([_orphan_as_body(sections, position) for position in range(len(sections))])
 
 
 def merge_small_sections(sections: list[Section], context: Context, settings: ChunkSettings) -> list[Section]:
     """`sections` from `document_to_sections(document, keep_empty=True)` -> the sections to chunk.
 
     Output sections are renumbered in reading order; sections left without a body
-    (a heading whose sub-sections did not fit with it) are dropped.
+    (a heading whose sub-sections did not fit with it) are dropped, orphan headings kept.
     """
     merged: list[Section] = []
     position = 0
@@ -52,9 +49,25 @@ def merge_small_sections(sections: list[Section], context: Context, settings: Ch
             merged.append(candidate)
             position = end
         else:
-            merged.append(sections[position])
+            merged.append(_orphan_as_body(sections, position))
             position += 1
-    kept = [section for section in merged if section.blocks]
+    return _renumbered(merged)
+
+
+def _orphan_as_body(sections: list[Section], position: int) -> Section:
+    """An orphan heading (no body, no sub-section: the next heading is of the same or a
+    higher level, usually a level the parser got wrong) would be in no chunk's path and
+    no chunk's body; it becomes the body of a small section under its parent's path, so
+    its text is not lost."""
+    section = sections[position]
+    if section.blocks or section.heading is None or _subtree_end(sections, position) > position + 1:
+        return section
+    return Section(index=section.index, heading_path=section.heading_path[:-1], blocks=[section.heading])
+
+
+def _renumbered(sections: list[Section]) -> list[Section]:
+    """Sections with a body (a heading whose sub-sections did not fit with it has none), numbered in order."""
+    kept = [section for section in sections if section.blocks]
     for index, section in enumerate(kept):
         section.index = index
     return kept
