@@ -348,3 +348,16 @@ def test_a_heading_with_no_body_and_no_sub_section_is_not_lost(config):
     assert [c.body for c in holding] == ["Speed limits"]
     assert holding[0].heading_path == ["Cotton manual", "Pests"]
     check(document, chunk_document(document, config, CL100K), config)
+
+
+def test_a_lead_in_paragraph_ending_with_colon_travels_with_every_piece_of_its_table():
+    rows = DOSES + [[f"Pest {i}", f"Insecticide {i}", f"{i} ml per litre"] for i in range(30)]
+    document = doc(title("Pests"), para("Spray only after scouting."), para("Doses for sucking pests:"),
+                   table(rows))
+    config = {"child_max_tokens": 120, "overlap_tokens": 0}
+    pieces = [c for c in children(chunk_document(document, config, CL100K)) if "table_element" in c.metadata]
+    assert len(pieces) > 2
+    assert all(c.body.startswith("Doses for sucking pests:\n| Pest | Insecticide | Dose |") for c in pieces)
+    prose = [c for c in children(chunk_document(document, config, CL100K)) if "table_element" not in c.metadata]
+    assert [c.body for c in prose] == ["Spray only after scouting."]
+    check(document, chunk_document(document, config, CL100K), config)

@@ -11,9 +11,10 @@ Within a section the body is a sequence of blocks:
 - `ListBlock`: consecutive list items, with the paragraph just before them as lead-in
   when it ends with ":";
 - `TableBlock`: one table element with rows, with its caption (the element's own
-  `caption`, else a caption element right before or after it); an adjacent caption
-  element (with the same text, when the table has its own caption) is absorbed, so the
-  caption is not also chunked as prose.
+  `caption`, else a caption element right before or after it, else a lead-in
+  paragraph ending with ":" right before it); an adjacent caption element (with the
+  same text, when the table has its own caption) or lead-in is absorbed, so it is not
+  also chunked as prose, and it is repeated in every piece of the table.
 Furniture (headers, footers, page numbers) and empty elements belong to no block.
 """
 
@@ -143,12 +144,16 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
                 return i is not None and elements[i].type is ElementType.caption and (
                     not element.caption or _same(elements[i].text, element.caption))
 
-            if is_caption(before) and blocks and isinstance(blocks[-1], ProseBlock) and blocks[-1].elements == [before]:
+            just_before = blocks and isinstance(blocks[-1], ProseBlock) and blocks[-1].elements == [before]
+            if is_caption(before) and just_before:
                 caption_index = before
                 blocks.pop()
             elif is_caption(after):
                 caption_index = after
                 absorbed.add(after)
+            elif not element.caption and just_before and _is_lead_in(elements[before]):
+                caption_index = before  # "Doses for sucking pests:" introduces the table like a caption
+                blocks.pop()
             blocks.append(_table_block(elements, spans, index, caption_index))
             position += 1
             continue
@@ -160,7 +165,7 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
             lead = None
             if blocks and isinstance(blocks[-1], ProseBlock) and len(blocks[-1].elements) == 1:
                 candidate = blocks[-1].elements[0]
-                if elements[candidate].type is ElementType.paragraph and elements[candidate].text.rstrip().endswith(":"):
+                if _is_lead_in(elements[candidate]):
                     lead = candidate
                     blocks.pop()
             blocks.append(_list_block(elements, spans, item_indexes, lead))
@@ -170,6 +175,11 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
         blocks.append(ProseBlock(start=span[0], end=span[1], elements=[index]))
         position += 1
     return blocks
+
+
+def _is_lead_in(element: Element) -> bool:
+    """A paragraph ending with ":" announces what follows (a list or a table) and travels with it."""
+    return element.type is ElementType.paragraph and element.text.rstrip().endswith(":")
 
 
 def _list_block(elements: list[Element], spans, item_indexes: list[int], lead: int | None) -> ListBlock:
