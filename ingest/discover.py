@@ -66,15 +66,16 @@ def fingerprint(path: str) -> SourceFile:
     return SourceFile(path=path, size_bytes=stat.st_size, mtime=stat.st_mtime, sha256=file_sha256(path))
 
 
-def change_reason(row: DocumentRow, file: SourceFile, settings: PipelineSettings, rules: str) -> str | None:
-    """Why a stored document must be processed again, or None when it is up to date."""
+def change_reason(row: DocumentRow, file: SourceFile, settings_hash: str, rules: str) -> str | None:
+    """Why a stored document must be processed again, or None when it is up to date.
+    `settings_hash`: `PipelineSettings.settings_hash()` of this run."""
     if row.status == "removed":
         return "file is back after being removed"
     if row.content_sha256 != file.sha256:
         return "content changed (SHA-256 differs)"
     if row.pipeline_version != PIPELINE_VERSION:
         return f"pipeline version {row.pipeline_version} -> {PIPELINE_VERSION}"
-    if row.settings_hash != settings.settings_hash():
+    if row.settings_hash != settings_hash:
         return "parse/chunk settings changed"
     if row.rules_hash != rules:
         return "metadata rules or sidecar file changed"
@@ -90,9 +91,10 @@ def classify(paths: list[str | os.PathLike], stored: dict[str, DocumentRow], set
     """Classify every PDF under `paths`, and every stored document under them that is gone.
 
     `stored` maps normalised source path -> documents row. Nothing is parsed here; files are
-    hashed (one read each).
+    hashed (one read each; the hash goes on to the parser, which does not read the file for it).
     """
     found = find_pdfs(paths)
+    settings_hash = settings.settings_hash()  # once per run, not per file
     items: list[Classified] = []
     for path in found:
         file = fingerprint(path)
@@ -101,7 +103,7 @@ def classify(paths: list[str | os.PathLike], stored: dict[str, DocumentRow], set
         if row is None:
             items.append(Classified(outcome="new", path=path, file=file, rules_hash=rules))
             continue
-        reason = change_reason(row, file, settings, rules)
+        reason = change_reason(row, file, settings_hash, rules)
         if reason is None and force:
             reason = "--force"
         if reason is None and row.status == "failed":

@@ -14,7 +14,6 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,6 @@ MIN_LETTERS = 20
 
 _INFO_KEYS = {"title": "title", "author": "author", "subject": "subject", "keywords": "keywords",
               "creator": "creator", "producer": "producer", "creationdate": "created", "moddate": "modified"}
-_PDF_DATE = re.compile(r"^D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?")
 
 
 class EnrichError(IngestError):
@@ -79,18 +77,10 @@ def rules_hash(pdf_path: str, settings: EnrichSettings) -> str:
     return digest.hexdigest()[:16]
 
 
-def pdf_date_to_iso(value: str) -> str:
-    """`D:20230721162225-07'00'` -> `2023-07-21T16:22:25` (time zone dropped); other strings unchanged."""
-    match = _PDF_DATE.match(value.strip())
-    if not match:
-        return value
-    year, month, day, hour, minute, second = (part or default for part, default in
-                                              zip(match.groups(), ("", "01", "01", "00", "00", "00")))
-    return f"{year}-{month}-{day}T{hour}:{minute}:{second}"
-
-
 def pdf_info_to_metadata(info: dict[str, Any]) -> dict[str, Any]:
-    """Normalised, non-empty PDF info entries (keys lower-case, dates ISO)."""
+    """Normalised, non-empty PDF info entries (keys lower-case). Dates are taken as the parser
+    gives them: ISO 8601 with the time zone (`parsers.pdf_info.document_to_info`), or the raw
+    string when it is not a valid PDF date."""
     metadata: dict[str, Any] = {}
     for key, value in info.items():
         name = _INFO_KEYS.get(str(key).lower().lstrip("/"))
@@ -98,7 +88,7 @@ def pdf_info_to_metadata(info: dict[str, Any]) -> dict[str, Any]:
             continue
         text = str(value).strip()
         if text:
-            metadata[name] = pdf_date_to_iso(text) if name in ("created", "modified") else text
+            metadata[name] = text
     return metadata
 
 

@@ -8,13 +8,12 @@ leaves every document at its old or its new version, and the next run finishes t
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Any, Callable, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,7 +23,7 @@ from ingest.enrich import check_languages, chunks_with_language, document_metada
 from ingest.models import Chunk
 from ingest.settings import PIPELINE_VERSION, PipelineSettings
 from ingest.tokens import tiktoken_counter
-from ingest.workers import Failure, TaskResult, execute
+from ingest.workers import Failure, Job, SoftTimeout, TaskResult, execute
 from parsers.errors import DocumentNotFoundError, IngestError, StorageError
 from parsers.models import Document
 from parsers.pdf import parse_pdf
@@ -81,10 +80,11 @@ class RunSummary(BaseModel):
 Observer = Callable[[str, object], None]
 
 
-def process_document(path: str, settings: PipelineSettings) -> ProcessedDocument:
-    """parse -> chunk -> enrich for one PDF. Raises IngestError naming the stage that failed."""
+def process_document(path: str, settings: PipelineSettings, sha256: str | None = None) -> ProcessedDocument:
+    """parse -> chunk -> enrich for one PDF. Raises IngestError naming the stage that failed.
+    `sha256`: the file's hash from discover (the parser then does not read the file for it)."""
     with stage("parse", path):
-        document = parse_pdf(path, settings.parse)
+        document = parse_pdf(path, settings.parse, sha256=sha256)
     with stage("enrich", path):
         metadata = document_metadata(document, settings.enrich)
     with stage("chunk", path):
@@ -109,14 +109,53 @@ def _scrub(value):
     return value
 
 
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in `value`: dict keys and values, list items, model fields, nested."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, BaseModel):
+        for item in value.__dict__.values():
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+
+
+def _source_strings(processed: ProcessedDocument) -> Iterator[str]:
+    """The strings everything else in `processed` is made of: element texts, captions, table
+    cells and extras, then every other string of the document, its metadata and title. Chunks
+    are not read: their text, heading paths and metadata are pieces of these."""
+    document = processed.document
+    for element in document.elements:
+        yield element.text
+        if element.caption:
+            yield element.caption
+        for row in element.rows or ():
+            yield from row
+        if element.data:
+            yield from _strings(element.data)
+    for name, value in document.__dict__.items():
+        if name != "elements":
+            yield from _strings(value)
+    yield from _strings(processed.metadata)
+    yield processed.title
+
+
 def replace_surrogates(processed: ProcessedDocument) -> ProcessedDocument:
-    """Lone UTF-16 surrogates (broken font maps) cannot be stored as UTF-8: replace them by U+FFFD
-    (same length, so chunk offsets stay right) and say so in the document's warnings."""
-    dumped = processed.model_dump(mode="python")
-    found = len(_SURROGATE.findall(json.dumps(dumped, ensure_ascii=False, default=str)))
+    """Lone UTF-16 surrogates cannot be stored as UTF-8: replace them by U+FFFD (same length, so
+    chunk offsets stay right) and say so in the document's warnings. The parser already pairs
+    or replaces pdfium's surrogates; this safety net covers other sources (e.g. a `\\ud800`
+    escape in a sidecar file, PDF info strings). The check reads the source strings in place
+    (`_source_strings`; the warning counts the characters found there); only a document that
+    has one is dumped, scrubbed everywhere (chunks included) and rebuilt."""
+    found = sum(len(_SURROGATE.findall(text)) for text in _source_strings(processed) if not text.isascii())
     if not found:
         return processed
-    cleaned = ProcessedDocument.model_validate(_scrub(dumped))
+    cleaned = ProcessedDocument.model_validate(_scrub(processed.model_dump(mode="python")))
     cleaned.document.warnings.append(f"{found} invalid character(s) (lone surrogates) replaced by U+FFFD")
     return cleaned
 
@@ -131,11 +170,24 @@ class stage:
         return None
 
     def __exit__(self, kind, error, _traceback) -> bool:
+        if isinstance(error, SoftTimeout):
+            if error.stage is None:  # the innermost stage names it
+                error.stage = "ocr" if self.name == "parse" and _raised_in(error, "parsers.ocr") else self.name
+            return False
         if error is None or isinstance(error, IngestError) or not isinstance(error, Exception):
             return False
-        if isinstance(error, TimeoutError):
-            raise error
         raise IngestError(f"{type(error).__name__}: {error}", path=self.path, stage=self.name) from error
+
+
+def _raised_in(error: BaseException, module_prefix: str) -> bool:
+    """Whether a frame of a module named `module_prefix...` was running when `error` was raised
+    (OCR runs inside parse_pdf: a time limit that expires there is an "ocr" failure, like OcrError)."""
+    trace = error.__traceback__
+    while trace is not None:
+        if str(trace.tb_frame.f_globals.get("__name__", "")).startswith(module_prefix):
+            return True
+        trace = trace.tb_next
+    return False
 
 
 def check_ocr(settings: PipelineSettings) -> None:
@@ -152,18 +204,28 @@ def stored_settings(settings: PipelineSettings) -> dict:
     return settings.model_dump(mode="json", exclude={"workers", "timeout", "store"})
 
 
-def _info(settings: PipelineSettings, run_id: int, rules_hash: str | None, mtime: float | None,
-          title: str | None = None, metadata: dict | None = None) -> DocumentInfo:
-    return DocumentInfo(title=title, metadata=metadata or {}, mtime=mtime, pipeline_version=PIPELINE_VERSION,
-                        settings=stored_settings(settings), settings_hash=settings.settings_hash(),
-                        rules_hash=rules_hash, embedding_limit=settings.chunk.embedding_limit, run_id=run_id)
+def run_info(settings: PipelineSettings, run_id: int) -> DocumentInfo:
+    """What every document a run stores shares: its settings are dumped and hashed once per run."""
+    return DocumentInfo(pipeline_version=PIPELINE_VERSION, settings=stored_settings(settings),
+                        settings_hash=settings.settings_hash(), run_id=run_id)
 
 
-def store_result(db: Database, run_id: int, item: Classified, result: TaskResult, settings: PipelineSettings,
-                 outcome: str) -> ItemResult:
-    """One transaction: the document's new version (or its failure) and its run_items row."""
+def _info(run: DocumentInfo, item: Classified, mtime: float | None, title: str | None = None,
+          metadata: dict | None = None) -> DocumentInfo:
+    return run.model_copy(update={"title": title, "metadata": metadata or {}, "mtime": mtime,
+                                  "rules_hash": item.rules_hash})
+
+
+def _job(item: Classified) -> Job:
+    return Job(item.path, item.file.sha256 if item.file else None)
+
+
+def store_result(db: Database, item: Classified, result: TaskResult, run: DocumentInfo, outcome: str) -> ItemResult:
+    """One transaction: the document's new version (or its failure) and its run_items row.
+    `run`: `run_info(...)` of this run."""
     file = item.file
     mtime = file.mtime if file else None
+    run_id = run.run_id
     with db.transaction() as session:
         document_id = item.document_id or assign_document_id(session, item.path)
         if isinstance(result.value, Failure):
@@ -171,19 +233,19 @@ def store_result(db: Database, run_id: int, item: Classified, result: TaskResult
             before = save_failure(session, document_id, item.path, f"[{failure.stage}] {failure.message}",
                                   content_sha256=file.sha256 if file else None,
                                   size_bytes=file.size_bytes if file else None, mtime=mtime,
-                                  info=_info(settings, run_id, item.rules_hash, mtime))
+                                  info=_info(run, item, mtime))
             done = ItemResult(path=item.path, document_id=document_id, outcome="failed", stage=failure.stage,
                               message=failure.message, chunks_before=before, chunks_after=0,
                               seconds=result.seconds)
         else:
             processed: ProcessedDocument = result.value
-            info = _info(settings, run_id, item.rules_hash, mtime, processed.title, processed.metadata)
+            info = _info(run, item, mtime, processed.title, processed.metadata)
             before, after = save_document(session, document_id, processed.document, processed.chunks, info)
-            limit = settings.chunk.embedding_limit
-            over = sum(1 for chunk in processed.chunks
-                       if chunk.metadata.get("over_embedding_limit") or chunk.token_count > limit)
+            # the chunker's flag is the one decision (storage writes the same flag to the column)
+            over = sum(1 for chunk in processed.chunks if chunk.metadata.get("over_embedding_limit"))
             message = item.reason
             if over:
+                limit = run.settings["chunk"]["embedding_limit"]
                 message = "; ".join(filter(None, [message, f"{over} chunk(s) over the embedding limit of {limit} "
                                                            "tokens (chunks.over_embedding_limit = 1)"]))
             warnings = processed.document.warnings
@@ -196,20 +258,20 @@ def store_result(db: Database, run_id: int, item: Classified, result: TaskResult
     return done
 
 
-def store_or_fail(db: Database, run_id: int, item: Classified, result: TaskResult, settings: PipelineSettings,
+def store_or_fail(db: Database, item: Classified, result: TaskResult, run: DocumentInfo,
                   outcome: str) -> ItemResult:
     """store_result; if writing this document fails (its transaction is rolled back), record it as
     failed at stage "store" so one bad document cannot stop the batch. Lock and connection errors
     (StorageError) still stop the run: every later write would fail the same way."""
     try:
-        return store_result(db, run_id, item, result, settings, outcome)
+        return store_result(db, item, result, run, outcome)
     except StorageError:
         raise
     except Exception as error:  # noqa: BLE001 - e.g. a value the database cannot encode
         failure = TaskResult(value=Failure(stage="store", message=f"cannot store: {type(error).__name__}: "
                                                                   f"{str(error).splitlines()[0][:300]}"),
                              seconds=result.seconds)
-        return store_result(db, run_id, item, failure, settings, outcome)
+        return store_result(db, item, failure, run, outcome)
 
 
 def _add_item(session, run_id: int, item: ItemResult) -> None:
@@ -263,8 +325,9 @@ def run_pipeline(paths: list[str | os.PathLike], settings: PipelineSettings | di
             todo = [item for item in classified if item.outcome in ("new", "changed")]
             if observer:
                 observer("start", len(todo))
-            for item, result in execute([item.path for item in todo], todo, settings):
-                done = store_or_fail(database, run_id, item, result, settings, item.outcome)
+            run = run_info(settings, run_id)
+            for item, result in execute([_job(item) for item in todo], todo, settings):
+                done = store_or_fail(database, item, result, run, item.outcome)
                 results.append(done)
                 if observer:
                     observer("item", done)
@@ -340,9 +403,9 @@ def reprocess_document(id_or_path: str, *, db: str | Database | None = None, con
             file = fingerprint(path)
             item = Classified(outcome="changed", path=path, document_id=row.id if row else None, file=file,
                               rules_hash=rules_hash(path, settings.enrich), reason="reprocess")
-            [(_tag, result)] = list(execute([path], [item], settings.model_copy(
+            [(_tag, result)] = list(execute([_job(item)], [item], settings.model_copy(
                 update={"workers": min(settings.worker_count, 1)})))
-            done = store_or_fail(database, run_id, item, result, settings, "reprocessed")
+            done = store_or_fail(database, item, result, run_info(settings, run_id), "reprocessed")
             summary = _summarise(run_id, [done], 0.0)
             finish_run(database, run_id, _run_counts(summary), done.seconds or 0.0,
                        message=f"failed: [{done.stage}] {done.message}" if done.outcome == "failed" else None)

@@ -3,8 +3,9 @@
 One task per document; at most `workers` tasks in flight, so a task starts when submitted
 and its clock is honest. Two limits:
 
-- soft: inside the worker an interval timer raises TimeoutError at `timeout` seconds, which
-  becomes a clean failure of the stage that was running;
+- soft: inside the worker an interval timer raises `SoftTimeout` at `timeout` seconds, which
+  becomes a clean failure of the stage that was running (`SoftTimeout.stage`, set by
+  `ingest.pipeline.stage`; "parse" when no stage named it);
 - hard: a task still running `grace` seconds later is stuck in native code (pdfium, a
   Tesseract call): the pool's processes are killed, the task is failed with
   "timed out after N s", the pool is replaced and the other in-flight tasks are resubmitted.
@@ -25,7 +26,7 @@ import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,6 +35,7 @@ from parsers.errors import IngestError
 from storage.runs import pid_alive, process_start_time
 
 T = TypeVar("T")
+J = TypeVar("J")
 
 #: Replace each worker after this many documents, so a slow leak in a parser cannot grow forever.
 TASKS_PER_WORKER = 25
@@ -58,8 +60,25 @@ def hard_grace(timeout: float) -> float:
     return min(max(5.0, 0.1 * timeout), 60.0)
 
 
+class SoftTimeout(BaseException):
+    """The soft time limit expired. A BaseException (like KeyboardInterrupt), so the
+    `except Exception` with which parsers record one bad page cannot swallow it and go on
+    parsing past the limit. `stage` names the stage that was running (innermost first)."""
+
+    def __init__(self) -> None:
+        super().__init__("soft time limit expired")
+        self.stage: str | None = None
+
+
 def _on_alarm(_signum, _frame):
-    raise TimeoutError
+    raise SoftTimeout
+
+
+class Job(NamedTuple):
+    """One document for `run_task`."""
+
+    path: str
+    sha256: str | None = None  # hex SHA-256 from discover, so the worker does not hash the file again
 
 
 def _worker_init(parent_pid: int, parent_start: str | None) -> None:
@@ -78,18 +97,21 @@ def _exit_when_orphaned(parent_pid: int, parent_start: str | None) -> None:
             os._exit(70)
 
 
-def run_task(path: str, settings: PipelineSettings) -> TaskResult:
-    """process_document with the soft time limit; every exception becomes a Failure."""
+def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
+    """process_document with the soft time limit; every exception becomes a Failure.
+    `job`: a Job, or just the path (the file is then hashed by the parser)."""
     from ingest.pipeline import process_document
 
+    path, sha256 = (job, None) if isinstance(job, str) else job
     started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
     try:
-        value: Any = process_document(path, settings)
-    except TimeoutError:
-        value = Failure(stage="parse", message=f"timed out after {settings.timeout:g} s; raise --timeout for "
-                                               "very long documents, or fix/remove the file")
+        value: Any = process_document(path, settings, sha256=sha256)
+    except SoftTimeout as timeout:
+        value = Failure(stage=timeout.stage or "parse", message=f"timed out after {settings.timeout:g} s; raise "
+                                                                "--timeout for very long documents, or fix/remove "
+                                                                "the file")
     except IngestError as error:
         value = Failure(stage=error.stage, message=error.reason)
     except MemoryError:
@@ -118,35 +140,36 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-def execute(paths: list[str], tags: list[T], settings: PipelineSettings,
-            task: Callable[[str, PipelineSettings], TaskResult] = run_task) -> Iterator[tuple[T, TaskResult]]:
-    """Yield (tag, result) for every path, in completion order. Never raises for a document's failure.
+def execute(jobs: list[J], tags: list[T], settings: PipelineSettings,
+            task: Callable[[J, PipelineSettings], TaskResult] = run_task) -> Iterator[tuple[T, TaskResult]]:
+    """Yield (tag, result) for every job, in completion order. Never raises for a document's failure.
 
-    `task` must be a module-level function (it is pickled to the workers); tests pass their own.
+    `task(job, settings)` runs in a worker: a module-level function (it is pickled to the
+    workers) and picklable jobs (`run_task` takes a `Job` or a path); tests pass their own.
     """
     if settings.worker_count == 0:
-        for path, tag in zip(paths, tags):
-            yield tag, task(path, settings)
+        for job, tag in zip(jobs, tags):
+            yield tag, task(job, settings)
         return
     workers = settings.worker_count
     limit = settings.timeout + hard_grace(settings.timeout)
-    pending: deque[tuple[str, T]] = deque(zip(paths, tags))
-    suspects: deque[tuple[str, T]] = deque()  # were in flight when a worker died: run alone
-    in_flight: dict[Future, tuple[str, T, float, bool]] = {}
+    pending: deque[tuple[J, T]] = deque(zip(jobs, tags))
+    suspects: deque[tuple[J, T]] = deque()  # were in flight when a worker died: run alone
+    in_flight: dict[Future, tuple[J, T, float, bool]] = {}
     pool = _new_pool(workers)
     try:
         while pending or suspects or in_flight:
             alone = any(solo for *_rest, solo in in_flight.values())
             if suspects and not in_flight:
-                path, tag = suspects.popleft()
-                in_flight[pool.submit(task, path, settings)] = (path, tag, time.monotonic(), True)
+                job, tag = suspects.popleft()
+                in_flight[pool.submit(task, job, settings)] = (job, tag, time.monotonic(), True)
             while pending and not suspects and not alone and len(in_flight) < workers:
-                path, tag = pending.popleft()
-                in_flight[pool.submit(task, path, settings)] = (path, tag, time.monotonic(), False)
+                job, tag = pending.popleft()
+                in_flight[pool.submit(task, job, settings)] = (job, tag, time.monotonic(), False)
             done, _ = wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
             broken = False
             for future in done:
-                path, tag, started, solo = in_flight.pop(future)
+                job, tag, started, solo = in_flight.pop(future)
                 try:
                     yield tag, future.result()
                 except BrokenProcessPool:
@@ -156,17 +179,17 @@ def execute(paths: list[str], tags: list[T], settings: PipelineSettings,
                             "the worker process died while parsing (crash or out-of-memory kill)")),
                             seconds=round(time.monotonic() - started, 3))
                     else:
-                        suspects.append((path, tag))
+                        suspects.append((job, tag))
             now = time.monotonic()
             expired = [future for future, (_p, _t, started, _s) in in_flight.items() if now - started > limit]
             for future in expired:
-                path, tag, started, _solo = in_flight.pop(future)
+                _job, tag, started, _solo = in_flight.pop(future)
                 yield tag, TaskResult(value=Failure(stage="parse", message=(
                     f"timed out after {settings.timeout:g} s (worker killed); raise --timeout for very long "
                     "documents, or fix/remove the file")), seconds=round(now - started, 3))
             if expired or broken:
-                for future, (path, tag, _started, solo) in list(in_flight.items()):
-                    (suspects if broken else pending).appendleft((path, tag))
+                for job, tag, _started, _solo in list(in_flight.values()):
+                    (suspects if broken else pending).appendleft((job, tag))
                 in_flight.clear()
                 _kill_pool(pool)
                 pool = _new_pool(workers)

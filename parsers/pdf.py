@@ -55,11 +55,16 @@ def file_sha256(path: str | os.PathLike) -> str:
     return digest.hexdigest()
 
 
-def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = None) -> Document:
+def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = None, *,
+              sha256: str | None = None) -> Document:
     """Parse one PDF. Raises `ParseError` (file named, cause and remedy stated) when the
     file cannot be opened or every page fails; `OcrUnavailableError` when pages need OCR
     (or `ocr.mode == "always"`) and Tesseract is missing; `OcrError` (page named) when a
-    page sent to OCR cannot be rendered or read."""
+    page sent to OCR cannot be rendered or read.
+
+    `sha256`: the file's hex SHA-256 when the caller already computed it (the pipeline hashes
+    every file in discover), so the file is not read a second time for it; None = hash it here.
+    It becomes `Document.content_sha256` as given (not checked against the file)."""
     settings = ParseSettings.resolve(settings)
     path = Path(path)
     if settings.backend == "unstructured":
@@ -97,7 +102,7 @@ def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = N
         elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
     elements = merge_continued_tables(elements)
-    return Document(source_path=str(path), content_sha256=file_sha256(path), size_bytes=path.stat().st_size,
+    return Document(source_path=str(path), content_sha256=sha256 or file_sha256(path), size_bytes=path.stat().st_size,
                     page_count=len(pages), title=title or sensible_info_title(info) or first_page_title(elements),
                     pages=pages,
                     elements=elements, metadata={"pdf": info, "outline_entries": len(outline)}, warnings=warnings)

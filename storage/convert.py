@@ -47,9 +47,11 @@ def row_to_element(row: ElementRow) -> Element:
                    heading_level=row.heading_level, data=extra, **data)
 
 
-def chunk_to_row(document_id: str, chunk: Chunk, metadata: dict[str, Any], embedding_limit: int) -> dict[str, Any]:
-    """`metadata` is the document metadata merged with the chunk's own (the chunk's keys win)."""
-    over = bool(chunk.metadata.get("over_embedding_limit")) or chunk.token_count > embedding_limit
+def chunk_to_row(document_id: str, chunk: Chunk, metadata: dict[str, Any]) -> dict[str, Any]:
+    """`metadata` is the document metadata merged with the chunk's own (the chunk's keys win).
+    The `over_embedding_limit` column is the chunker's flag (`chunk.metadata["over_embedding_limit"]`,
+    set against `ChunkSettings.embedding_limit`), not decided again here."""
+    over = bool(chunk.metadata.get("over_embedding_limit"))
     return {"document_id": document_id, "kind": chunk.kind, "seq": chunk.index, "text": chunk.text,
             "body": chunk.body, "heading_path": HEADING_PATH_SEPARATOR.join(chunk.heading_path),
             "heading_path_json": list(chunk.heading_path), "page_start": chunk.page_start,

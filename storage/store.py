@@ -63,7 +63,6 @@ class DocumentInfo(BaseModel):
     settings: dict[str, Any] = Field(default_factory=dict)
     settings_hash: str | None = None
     rules_hash: str | None = None
-    embedding_limit: int = 8191
     run_id: int | None = None
 
 
@@ -118,7 +117,7 @@ def save_document(session: Session, document_id: str, document: Document, chunks
 def _insert_chunks(session: Session, document_id: str, chunks: list[Chunk], info: DocumentInfo) -> None:
     """Parents (and parentless chunks) first, so children can point at their parents' new ids."""
     def row(chunk: Chunk) -> dict[str, Any]:
-        return chunk_to_row(document_id, chunk, {**info.metadata, **chunk.metadata}, info.embedding_limit)
+        return chunk_to_row(document_id, chunk, {**info.metadata, **chunk.metadata})
 
     roots = [chunk for chunk in chunks if chunk.parent is None]
     children = [chunk for chunk in chunks if chunk.parent is not None]

@@ -392,3 +392,68 @@ def test_process_pool_gives_the_same_chunks_as_in_process(folder, tmp_path):
     sql = "select d.source_path, c.seq, c.kind, c.text, c.language from chunks c join documents d on " \
           "d.id = c.document_id order by 1, 2"
     assert run_query(str(in_process), sql).rows == run_query(str(pooled), sql).rows
+
+
+def test_each_file_is_hashed_once_per_run_and_the_stored_hash_is_its_content(folder, tmp_path, monkeypatch):
+    import hashlib
+
+    import ingest.discover
+    import parsers.pdf
+
+    hashed: list[str] = []
+
+    def counting(real):
+        def file_sha256(path):
+            hashed.append(Path(path).name)
+            return real(path)
+        return file_sha256
+
+    monkeypatch.setattr(ingest.discover, "file_sha256", counting(ingest.discover.file_sha256))
+    monkeypatch.setattr(parsers.pdf, "file_sha256", counting(parsers.pdf.file_sha256))
+    db = tmp_path / "i.db"
+    assert run(folder, db).exit_code == 0
+    assert sorted(hashed) == ["cotton.pdf", "rice.pdf", "wheat.pdf"]
+    for path, stored in run_query(str(db), "select source_path, content_sha256 from documents").rows:
+        assert stored == hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def test_pdf_dates_are_stored_as_iso_8601_with_their_time_zone(folder, tmp_path):
+    db = tmp_path / "i.db"
+    run(folder, db)
+    rows = run_query(str(db), "select json_extract(metadata, '$.created') from documents").rows
+    assert rows == [["2024-01-01T00:00:00+00:00"]] * 3  # make_pdf's creation date, 2024-01-01 UTC
+    chunk_dates = run_query(str(db), "select distinct json_extract(metadata, '$.created') from chunks").rows
+    assert chunk_dates == [["2024-01-01T00:00:00+00:00"]]
+
+
+def test_lone_surrogates_are_replaced_and_the_document_is_stored_with_a_warning(folder, tmp_path, monkeypatch):
+    from ingest import pipeline
+
+    real_parse_pdf = pipeline.parse_pdf
+
+    def parse_with_a_broken_font_map(path, settings, **options):
+        document = real_parse_pdf(path, settings, **options)
+        if path.endswith("rice.pdf"):
+            body = next(e for e in document.elements if "borer" in e.text)
+            body.text = body.text.replace("borer", "bo\ud800er")
+        return document
+
+    monkeypatch.setattr(pipeline, "parse_pdf", parse_with_a_broken_font_map)
+    (folder / "cotton.pdf.meta.json").write_text('{"note": "bad \\ud800 escape"}')  # JSON may hold one too
+    db = tmp_path / "i.db"
+    result = run(folder, db)
+    assert result.exit_code == 0, result.output
+    rows = {Path(path).name: (status, json.loads(warnings)) for path, status, warnings in
+            run_query(str(db), "select source_path, status, warnings from documents").rows}
+    assert {name: status for name, (status, _w) in rows.items()} == {"cotton.pdf": "ok", "rice.pdf": "ok",
+                                                                     "wheat.pdf": "ok"}
+    for name in ("cotton.pdf", "rice.pdf"):  # one bad character each, counted once (not once per chunk)
+        assert "1 invalid character(s) (lone surrogates) replaced by U+FFFD" in rows[name][1], rows[name]
+    assert not any("surrogate" in warning for warning in rows["wheat.pdf"][1])
+    texts = " ".join(text for (text,) in run_query(str(db), "select text from elements").rows)
+    assert "bo\ufffder" in texts
+    fts = "select count(*) from chunks_fts where chunks_fts match ?"
+    assert run_query(str(db), fts, ["dusk"]).rows[0][0] >= 1
+    notes = run_query(str(db), "select json_extract(metadata, '$.note') from documents "
+                               "where source_path like '%cotton.pdf'").rows
+    assert notes == [["bad \ufffd escape"]]

@@ -7,8 +7,7 @@ import json
 import pytest
 
 from ingest.discover import find_pdfs
-from ingest.enrich import (EnrichError, detect_language, document_metadata, pdf_date_to_iso, rule_matches,
-                           rules_hash)
+from ingest.enrich import EnrichError, detect_language, document_metadata, rule_matches, rules_hash
 from ingest.settings import EnrichSettings, PathRule, PipelineSettings, load_settings
 from parsers.errors import ConfigError
 from parsers.models import Document
@@ -92,10 +91,10 @@ def test_metadata_precedence(tmp_path):
     (tmp_path / "schemes" / "a.pdf.meta.json").write_text(json.dumps({"doc_type": "notice", "title": "From sidecar"}))
     settings = EnrichSettings(rules=[PathRule(pattern="schemes/*", metadata={"doc_type": "scheme", "dept": "agri"})])
     document = Document(source_path=str(pdf), content_sha256="", size_bytes=4, page_count=0,
-                        metadata={"pdf": {"Title": "From info", "Author": "A. Person",
-                                          "CreationDate": "D:20230721162225-07'00'"}, "outline_entries": 3})
+                        metadata={"pdf": {"Title": "From info", "Author": "A. Person",  # dates as the parser gives them
+                                          "CreationDate": "2023-07-21T16:22:25-07:00"}, "outline_entries": 3})
     assert document_metadata(document, settings) == {
-        "title": "From sidecar", "author": "A. Person", "created": "2023-07-21T16:22:25", "outline_entries": 3,
+        "title": "From sidecar", "author": "A. Person", "created": "2023-07-21T16:22:25-07:00", "outline_entries": 3,
         "file_name": "a.pdf", "doc_type": "notice", "dept": "agri"}
 
 
@@ -117,12 +116,6 @@ def test_bad_sidecar_raises_enrich_error(tmp_path):
     document = Document(source_path=str(pdf), content_sha256="", size_bytes=0, page_count=0)
     with pytest.raises(EnrichError, match="JSON object"):
         document_metadata(document, EnrichSettings())
-
-
-def test_pdf_dates():
-    assert pdf_date_to_iso("D:20230721162225-07'00'") == "2023-07-21T16:22:25"
-    assert pdf_date_to_iso("D:2023") == "2023-01-01T00:00:00"
-    assert pdf_date_to_iso("yesterday") == "yesterday"
 
 
 @pytest.mark.parametrize("text, language", [

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -60,7 +61,7 @@ def test_workers_limit_tesseract_threads():
 
 
 def test_soft_time_limit_in_process(monkeypatch):
-    def slow_document(path, settings):
+    def slow_document(path, settings, sha256=None):
         time.sleep(10)
 
     monkeypatch.setattr("ingest.pipeline.process_document", slow_document)
@@ -75,8 +76,58 @@ def test_unexpected_exception_becomes_a_failure_naming_the_stage(monkeypatch):
         raise ZeroDivisionError("bug")
 
     monkeypatch.setattr("ingest.pipeline.chunk_document", broken_chunker)
-    monkeypatch.setattr("ingest.pipeline.parse_pdf", lambda path, settings: __import__(
+    monkeypatch.setattr("ingest.pipeline.parse_pdf", lambda path, settings, sha256=None: __import__(
         "parsers.models", fromlist=["Document"]).Document(source_path=path, content_sha256="", size_bytes=0,
                                                           page_count=0))
     result = run_task("x.pdf", PipelineSettings(workers=0))
     assert result.value == Failure(stage="chunk", message="ZeroDivisionError: bug")
+
+
+def _empty_document(path, settings=None, sha256=None):
+    from parsers.models import Document
+
+    return Document(source_path=path, content_sha256=sha256 or "", size_bytes=0, page_count=0)
+
+
+def _sleep_in_ocr(path, settings=None, sha256=None):
+    """A parse whose OCR hangs: the real `ocr_pages` with its per-page worker replaced."""
+    import parsers.ocr
+
+    parsers.ocr.ocr_pages(path, [1], {"workers": 1})
+    return _empty_document(path)
+
+
+def _hang(*_args, **_kwargs):
+    time.sleep(30)
+
+
+FIXTURE_PDF = str(Path(__file__).resolve().parents[1] / "fixtures" / "mixed.pdf")
+
+
+@pytest.mark.parametrize("running", ["parse", "ocr", "chunk", "enrich"])
+def test_soft_time_limit_names_the_stage_that_was_running(monkeypatch, running):
+    parse = {"parse": _hang, "ocr": _sleep_in_ocr}.get(running, _empty_document)
+    monkeypatch.setattr("ingest.pipeline.parse_pdf", parse)
+    monkeypatch.setattr("parsers.ocr._ocr_one", _hang)
+    monkeypatch.setattr("parsers.ocr.check_ocr_available", lambda settings: None)
+    if running == "chunk":
+        monkeypatch.setattr("ingest.pipeline.chunk_document", _hang)
+    if running == "enrich":
+        monkeypatch.setattr("ingest.pipeline.document_metadata", _hang)
+    result = run_task(FIXTURE_PDF, PipelineSettings(workers=0, timeout=0.3))
+    assert isinstance(result.value, Failure)
+    assert result.value.stage == running and result.value.message.startswith("timed out after 0.3 s")
+
+
+def test_a_parser_catching_every_exception_cannot_swallow_the_time_limit(monkeypatch):
+    def parse_that_records_page_errors(path, settings=None, sha256=None):
+        try:
+            time.sleep(30)
+        except Exception:  # noqa: BLE001 - as parsers do to record one bad page and go on
+            pass
+        return _empty_document(path)
+
+    monkeypatch.setattr("ingest.pipeline.parse_pdf", parse_that_records_page_errors)
+    result = run_task("x.pdf", PipelineSettings(workers=0, timeout=0.3))
+    assert isinstance(result.value, Failure) and result.value.stage == "parse"
+    assert result.value.message.startswith("timed out")

@@ -42,7 +42,8 @@ def make_chunks(document: Document, limit_breaker: bool = False) -> list[Chunk]:
     first = Chunk(kind="child", index=1, parent=0, text="Pests\n\n" + document.elements[2].text,
                   body=document.elements[2].text, heading_path=["Pests"], page_start=1, page_end=1,
                   char_start=spans[1][0], char_end=spans[1][1], token_count=9000 if limit_breaker else 8,
-                  element_types=["paragraph"], element_indexes=[2], metadata={"own": 1, "source": "chunk"})
+                  element_types=["paragraph"], element_indexes=[2],
+                  metadata={"own": 1, "source": "chunk", **({"over_embedding_limit": True} if limit_breaker else {})})
     second = Chunk(kind="child", index=2, parent=0, text="Pests\n\n" + document.elements[3].text,
                    body=document.elements[3].text, heading_path=["Pests"], page_start=2, page_end=2,
                    char_start=spans[2][0], char_end=spans[2][1], token_count=6, element_types=["table"],
@@ -116,10 +117,10 @@ def test_replace_is_delete_then_insert_and_fts_follows(db, tmp_path):
         connection.execute("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
 
 
-def test_over_limit_chunk_is_flagged(db, tmp_path):
+def test_chunker_over_limit_flag_is_stored_in_its_column(db, tmp_path):
     path = str(tmp_path / "a.pdf")
     document = make_document(path)
-    save(db, path, document, make_chunks(document, limit_breaker=True), embedding_limit=8191)
+    save(db, path, document, make_chunks(document, limit_breaker=True))
     rows = run_query(db.sqlite_path, "select seq, over_embedding_limit from chunks order by seq").rows
     assert rows == [[0, 0], [1, 1], [2, 0]]
 
