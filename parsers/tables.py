@@ -25,7 +25,11 @@ RULING_THICKNESS = 2.5
 #: Tables without rulings: at least this many rows.
 MIN_UNRULED_ROWS = 3
 _NUMERIC = re.compile(r"^[\s(\-–+]*[$€£₹¥]?\s*[\d.,]+\s*%?\)?[*]?$")
-CAPTION = re.compile(r"^\s*(table|tab\.|figure|fig\.|chart|exhibit|listing|तालिका|सारणी)\s*[\dIVX]+[A-Za-z]?\s*[:.\-–]?", re.IGNORECASE)
+#: "Table 2: ...", "Fig. 3. ...", "Table 2 Recommended doses": a label and a number, then a
+#: separator or a word that does not start in lower case. "Table 2 brings the doses together
+#: ..." is a sentence about the table, not its caption.
+CAPTION = re.compile(r"^\s*(?i:table|tab\.|figure|fig\.|chart|exhibit|listing|तालिका|सारणी)\s*[\dIVX]+[A-Za-z]?"
+                     r"(\s*[:.\-–]|\s*$|\s+(?![a-z]))")
 
 
 @dataclass(slots=True)

@@ -17,7 +17,7 @@ from parsers.models import ElementType
 from parsers.pdf import parse_pdf
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-BORN_DIGITAL = ["crop_manual", "two_column", "unruled_table", "scheme_notice_hi", "scheme_notice_mr"]
+BORN_DIGITAL = ["crop_manual", "two_column", "unruled_table", "scheme_notice_hi", "scheme_notice_mr", "pest_advisory"]
 NO_OCR = {"ocr": {"mode": "never"}}
 
 
@@ -71,7 +71,7 @@ def test_running_headers_and_footers_are_furniture_not_body(name):
         assert not any(text in e.text for e in body(document))
 
 
-@pytest.mark.parametrize("name", ["crop_manual", "unruled_table"])
+@pytest.mark.parametrize("name", ["crop_manual", "unruled_table", "pest_advisory"])
 def test_tables_have_their_header_rows_and_captions(name):
     document, truth = load(name)
     tables = [e for e in document.elements if e.type is ElementType.table]
@@ -96,7 +96,7 @@ def test_table_continued_across_page_break_is_one_table_without_repeated_header(
     assert [part["page"] for part in table.data["parts"]] == continued[0]["pages"]
 
 
-@pytest.mark.parametrize("name", ["crop_manual", "scheme_notice_hi", "scheme_notice_mr"])
+@pytest.mark.parametrize("name", ["crop_manual", "scheme_notice_hi", "scheme_notice_mr", "pest_advisory"])
 def test_list_items_keep_wrapped_lines_and_drop_markers(name):
     document, truth = load(name)
     items = [e for e in document.elements if e.type is ElementType.list_item]

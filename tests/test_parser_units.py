@@ -16,7 +16,7 @@ from parsers.lists import marker_positions_to_levels, split_marker
 from parsers.models import Element, ElementType, table_rows_to_text
 from parsers.pdf import parse_pdf
 from parsers.pdf_info import pdf_date_to_iso, sensible_info_title
-from parsers.tables import rows_to_header_count, strip_repeated_header
+from parsers.tables import caption_of, rows_to_header_count, strip_repeated_header
 
 
 def seg(text, x0, top, width=None, size=10.0):
@@ -208,3 +208,12 @@ def test_ruled_grid_from_edges_and_cell_text_from_chars():
     rows, bold = grid_to_rows(grid, chars)
     assert rows == [["Pest", "Dose"], ["Aphids", "3 ml"]]
     assert bold == [[True, True], [False, False]]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Table 2: Recommended insecticides", True), ("Fig. 3. Trap layout", True), ("Table 2 Recommended doses", True),
+    ("TABLE IV", True), ("तालिका 2: दवा की मात्रा", True),
+    ("Table 2 brings the recommendations together stage by stage.", False), ("Figure 1a shows the trap.", False),
+])
+def test_a_caption_is_a_label_and_number_not_a_sentence_about_the_table(text, expected):
+    assert caption_of(text) is expected
