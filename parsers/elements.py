@@ -58,6 +58,11 @@ def block_to_element(block: Block, page: int) -> Element | None:
         return None
     bbox = _bbox(block.bbox)
     if block.kind == "title":
+        marker, rest = split_marker(text)
+        if marker and not marker[0].isalnum() and not marker.startswith("(") and rest:
+            # a bulleted heading ("✓ Le financement ...") reads in heading paths without its glyph
+            return Element(type=ElementType.title, text=rest, page=page, bbox=bbox,
+                           heading_level=block.tag.get("level", 1), data={"marker": marker})
         return Element(type=ElementType.title, text=text, page=page, bbox=bbox, heading_level=block.tag.get("level", 1))
     if block.kind == "caption":
         return Element(type=ElementType.caption, text=text, page=page, bbox=bbox)

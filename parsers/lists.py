@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-_BULLETS = "•●○◦▪■□►‣⁃∙‐\\-\\*–—✓✔➢➤❖◆◇→"
+#: Bullet characters. U+F000-U+F0FF is where symbol fonts (Wingdings, Symbol) land when a
+#: PDF maps their glyphs to no Unicode character: Word's square, check-mark and arrow
+#: bullets arrive as "\uf0a7", "\uf0fc", "\uf0d8".
+_BULLETS = "•●○◦▪■□►‣⁃∙‐\\-\\*–—✓✔➢➤❖◆◇→\uf000-\uf0ff"
 LIST_MARKER = re.compile(
     r"^\s*(?P<marker>[" + _BULLETS + r"]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,5}|[IVXLCDM]{1,5})[.)]|"
     r"\((?:\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,5})\))(?=\s|$)"

@@ -93,6 +93,15 @@ def test_long_report_pages_numbers_and_tables():
     assert levels["2.1. Rencontres avec des groupes d’intérêts"] == 3
 
 
+def test_word_symbol_font_bullets_make_list_items_and_leave_no_glyph_in_headings():
+    chelsea = parsed("chelsea_pdta.pdf")
+    symbol = [e for e in chelsea.elements if any("\uf000" <= ch <= "\uf0ff" for ch in e.text[:2])]
+    assert symbol == []
+    items = [e.text for e in types(chelsea, ElementType.list_item)]
+    assert any(text.startswith("Les répondants souhaiteraient être en mesure de se déplacer") for text in items)
+    assert "Le financement du transport actif" in [e.text for e in types(chelsea, ElementType.title)]
+
+
 @pytest.mark.slow
 def test_619_page_document_parses_every_page_with_page_numbers_as_furniture():
     document = parsed("DA-619p.pdf")

@@ -217,3 +217,10 @@ def test_ruled_grid_from_edges_and_cell_text_from_chars():
 ])
 def test_a_caption_is_a_label_and_number_not_a_sentence_about_the_table(text, expected):
     assert caption_of(text) is expected
+
+
+def test_symbol_font_bullets_from_word_are_list_markers():
+    # Word's Wingdings square and check-mark bullets come out of pdfium as private-use characters
+    assert split_marker("\uf0a7 Les répondants souhaiteraient se déplacer") == ("\uf0a7", "Les répondants souhaiteraient se déplacer")
+    assert split_marker("\uf0fc Le financement du transport actif") == ("\uf0fc", "Le financement du transport actif")
+    assert split_marker("\uf0fcinside a word") == (None, "\uf0fcinside a word")
