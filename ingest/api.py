@@ -114,13 +114,10 @@ def _cut(position: int, spans: list[tuple[int, int, int]], end: bool) -> str:
 
 def show(db: str, id_or_path: str) -> DocumentView:
     """`ingest show`: a document's elements and chunks, with where each chunk's cuts fell."""
-    database = open_database(db, create=False)
-    try:
+    with open_database(db, create=False) as database:
         row = find_document(database, id_or_path)
         document = load_document(database, row.id)
         chunks = load_chunks(database, row.id)
-    finally:
-        database.close()
     spans = [(seq, span[0], span[1]) for seq, span in enumerate(document.body_spans()) if span is not None]
     span_of = {seq: (start, stop) for seq, start, stop in spans}
     elements = [ElementView(seq=seq, page=element.page, type=element.type.value,
@@ -187,8 +184,7 @@ def runs(db: str, limit: int = 20, run_id: int | None = None,
          outcomes: tuple[str, ...] | None = None) -> RunHistory:
     """`ingest runs`: recent runs, newest first, and the failures (or chosen outcomes) of one run
     (the last by default)."""
-    database = open_database(db, create=False)
-    try:
+    with open_database(db, create=False) as database:
         history = [RunInfo.model_validate(row) for row in list_runs(database, limit)]
         target = run_id if run_id is not None else (history[0].id if history else None)
         problems: list[RunItemInfo] = []
@@ -196,18 +192,13 @@ def runs(db: str, limit: int = 20, run_id: int | None = None,
             items = run_items(database, target, outcomes)
             problems = [RunItemInfo.model_validate(item) for item in items
                         if outcomes or item.outcome in ("failed", "still_failed") or item.over_limit_chunks]
-    finally:
-        database.close()
     return RunHistory(runs=history, last_run_problems=problems)
 
 
 def unlock(db: str) -> LockHolder | None:
     """`ingest unlock`: clear the writer lock left by a process that cannot be checked (another host)."""
-    database = open_database(db, create=False)
-    try:
+    with open_database(db, create=False) as database:
         return force_unlock(database)
-    finally:
-        database.close()
 
 
 __all__ = ["DocumentView", "PipelineSettings", "QueryResult", "ReprocessResult", "RunHistory", "RunSummary",

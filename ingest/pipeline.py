@@ -12,6 +12,7 @@ import os
 import re
 import time
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
@@ -312,32 +313,52 @@ def run_pipeline(paths: list[str | os.PathLike], settings: PipelineSettings | di
     """
     settings = PipelineSettings.resolve(settings)
     started = time.monotonic()
+    check_setup(settings)
+    names = [normalise_source_path(path) for path in paths]
+    with _database(db, settings.store.db) as database, _locked_run(database, "run", names, settings) as run_id:
+        if observer:
+            observer("discover", None)
+        classified = classify(list(paths), document_rows(database), settings, force=force)
+        results = _record_skips(database, run_id, classified)
+        todo = [item for item in classified if item.outcome in ("new", "changed")]
+        if observer:
+            observer("start", len(todo))
+        run = run_info(settings, run_id)
+        for item, result in execute([_job(item) for item in todo], todo, settings):
+            done = store_or_fail(database, item, result, run, item.outcome)
+            results.append(done)
+            if observer:
+                observer("item", done)
+        summary = _summarise(run_id, results, time.monotonic() - started)
+        finish_run(database, run_id, _run_counts(summary), summary.seconds,
+                   message=f"{len(summary.failed)} document(s) failed" if summary.failed else None)
+        return summary
+
+
+def check_setup(settings: PipelineSettings) -> None:
+    """Everything that must fail in seconds, before any work: OCR (Tesseract, language packs)
+    when OCR may run, and the language codes of language detection."""
     check_ocr(settings)
     check_languages(settings.enrich)
-    database = db if isinstance(db, Database) else open_database(db or settings.store.db)
-    try:
-        names = [normalise_source_path(path) for path in paths]
-        with run_lock(database, "run", names, stored_settings(settings), PIPELINE_VERSION) as run_id:
-            if observer:
-                observer("discover", None)
-            classified = classify(list(paths), document_rows(database), settings, force=force)
-            results = _record_skips(database, run_id, classified)
-            todo = [item for item in classified if item.outcome in ("new", "changed")]
-            if observer:
-                observer("start", len(todo))
-            run = run_info(settings, run_id)
-            for item, result in execute([_job(item) for item in todo], todo, settings):
-                done = store_or_fail(database, item, result, run, item.outcome)
-                results.append(done)
-                if observer:
-                    observer("item", done)
-            summary = _summarise(run_id, results, time.monotonic() - started)
-            finish_run(database, run_id, _run_counts(summary), summary.seconds,
-                       message=f"{len(summary.failed)} document(s) failed" if summary.failed else None)
-            return summary
-    finally:
-        if not isinstance(db, Database):
-            database.close()
+
+
+@contextmanager
+def _database(db: str | Database | None, default: str) -> Iterator[Database]:
+    """`db` itself when it is an open Database (left open for the caller), else the database at
+    that path or URL (`default` when None), opened here and closed when the block ends."""
+    if isinstance(db, Database):
+        yield db
+        return
+    with open_database(db or default) as database:
+        yield database
+
+
+@contextmanager
+def _locked_run(database: Database, command: str, paths: list[str], settings: PipelineSettings) -> Iterator[int]:
+    """Hold the writer lock for one run of `command` over `paths` (normalised); yields the run id.
+    The run row keeps the settings (`stored_settings`) and the pipeline version."""
+    with run_lock(database, command, paths, stored_settings(settings), PIPELINE_VERSION) as run_id:
+        yield run_id
 
 
 def _summarise(run_id: int, results: list[ItemResult], seconds: float) -> RunSummary:
@@ -380,28 +401,13 @@ def reprocess_document(id_or_path: str, *, db: str | Database | None = None, con
     from ingest.discover import fingerprint
     from ingest.enrich import rules_hash
     from ingest.settings import load_settings
-    from storage import find_document
 
-    database = db if isinstance(db, Database) else open_database(db or DEFAULT_DB)
-    try:
-        if Path(id_or_path).is_file():  # a path: stored or not (a new file is simply ingested)
-            path = normalise_source_path(id_or_path)
-            try:
-                row = find_document(database, path)
-            except DocumentNotFoundError:
-                row = None
-        else:
-            row = find_document(database, id_or_path)
-            path = row.source_path
-        if not Path(path).is_file():
-            raise IngestError("source file no longer exists; restore it or let `ingest run` mark it removed",
-                              path=path, stage="discover")
+    with _database(db, DEFAULT_DB) as database:
+        path, row = _reprocess_target(database, id_or_path)
         settings = load_settings(config, overrides, base=row.settings if row and row.settings else None)
-        check_ocr(settings)
-        check_languages(settings.enrich)
-        with run_lock(database, "reprocess", [path], stored_settings(settings), PIPELINE_VERSION) as run_id:
-            file = fingerprint(path)
-            item = Classified(outcome="changed", path=path, document_id=row.id if row else None, file=file,
+        check_setup(settings)
+        with _locked_run(database, "reprocess", [path], settings) as run_id:
+            item = Classified(outcome="changed", path=path, document_id=row.id if row else None, file=fingerprint(path),
                               rules_hash=rules_hash(path, settings.enrich), reason="reprocess")
             [(_tag, result)] = list(execute([_job(item)], [item], settings.model_copy(
                 update={"workers": min(settings.worker_count, 1)})))
@@ -410,6 +416,24 @@ def reprocess_document(id_or_path: str, *, db: str | Database | None = None, con
             finish_run(database, run_id, _run_counts(summary), done.seconds or 0.0,
                        message=f"failed: [{done.stage}] {done.message}" if done.outcome == "failed" else None)
             return ReprocessResult(run_id=run_id, item=done, source_path=path)
-    finally:
-        if not isinstance(db, Database):
-            database.close()
+
+
+def _reprocess_target(database: Database, id_or_path: str) -> tuple[str, Any]:
+    """(normalised source path, stored `documents` row or None) of what `reprocess` names: a
+    path (stored or not: a new file is simply ingested) or a stored id/path. Raises
+    DocumentNotFoundError for an unknown id, IngestError(stage="discover") when the file is gone."""
+    from storage import find_document
+
+    if Path(id_or_path).is_file():
+        path = normalise_source_path(id_or_path)
+        try:
+            row = find_document(database, path)
+        except DocumentNotFoundError:
+            row = None
+    else:
+        row = find_document(database, id_or_path)
+        path = row.source_path
+    if not Path(path).is_file():
+        raise IngestError("source file no longer exists; restore it or let `ingest run` mark it removed",
+                          path=path, stage="discover")
+    return path, row

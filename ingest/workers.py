@@ -70,6 +70,12 @@ class SoftTimeout(BaseException):
         self.stage: str | None = None
 
 
+def timeout_message(timeout: float, killed: bool = False) -> str:
+    """The failure message of a document that ran past `timeout` seconds (`killed`: by the hard limit)."""
+    return (f"timed out after {timeout:g} s{' (worker killed)' if killed else ''}; raise --timeout for very long "
+            "documents, or fix/remove the file")
+
+
 def _on_alarm(_signum, _frame):
     raise SoftTimeout
 
@@ -109,9 +115,7 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     try:
         value: Any = process_document(path, settings, sha256=sha256)
     except SoftTimeout as timeout:
-        value = Failure(stage=timeout.stage or "parse", message=f"timed out after {settings.timeout:g} s; raise "
-                                                                "--timeout for very long documents, or fix/remove "
-                                                                "the file")
+        value = Failure(stage=timeout.stage or "parse", message=timeout_message(settings.timeout))
     except IngestError as error:
         value = Failure(stage=error.stage, message=error.reason)
     except MemoryError:
@@ -184,9 +188,8 @@ def execute(jobs: list[J], tags: list[T], settings: PipelineSettings,
             expired = [future for future, (_p, _t, started, _s) in in_flight.items() if now - started > limit]
             for future in expired:
                 _job, tag, started, _solo = in_flight.pop(future)
-                yield tag, TaskResult(value=Failure(stage="parse", message=(
-                    f"timed out after {settings.timeout:g} s (worker killed); raise --timeout for very long "
-                    "documents, or fix/remove the file")), seconds=round(now - started, 3))
+                failure = Failure(stage="parse", message=timeout_message(settings.timeout, killed=True))
+                yield tag, TaskResult(value=failure, seconds=round(now - started, 3))
             if expired or broken:
                 for job, tag, _started, _solo in list(in_flight.values()):
                     (suspects if broken else pending).appendleft((job, tag))

@@ -12,6 +12,10 @@ import pypdfium2 as pdfium
 from parsers.errors import ParseError
 
 _DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
+#: An ISO 8601 date or date-time (what `pdf_date_to_iso` returns, or what some producers write
+#: instead of a PDF date): "2023-07", "2023-07-21", "2023-07-21T16:22:25-07:00", "... 16:22:25.5Z".
+_ISO = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
+                  r"(?:[Zz]|[+-](\d{2}):?(\d{2}))?)?)?$")
 _BAD_TITLES = re.compile(r"^(untitled|microsoft word\b|document\d*$|slide \d+|title$|\s*$)|\.(docx?|pdf|indd|qxd|tex)\s*$",
                          re.IGNORECASE)
 
@@ -44,7 +48,18 @@ def open_pdfium(path: Path) -> pdfium.PdfDocument:
 
 
 def pdf_date_to_iso(value: str) -> str | None:
-    """"D:20200331180255+09'00'" -> "2020-03-31T18:02:55+09:00"; None when not a PDF date."""
+    """"D:20200331180255+09'00'" -> "2020-03-31T18:02:55+09:00"; None when not a PDF date.
+
+    Idempotent: a value already in ISO 8601 form comes back unchanged (surrounding white space
+    removed), or None when it names an impossible date or time ("2023-13-01")."""
+    iso = _ISO.match(value.strip())
+    if iso:
+        year, month, day, hour, minute, second, tz_h, tz_m = (int(part or 0) for part in iso.groups())
+        try:
+            datetime(year, month, day or 1, hour, minute, second)
+        except ValueError:
+            return None
+        return value.strip() if tz_h < 24 and tz_m < 60 else None
     match = _DATE.match(value.strip())
     if not match:
         return None

@@ -87,6 +87,20 @@ def _upsert_document(session: Session, document_id: str, source_path: str, value
     return row
 
 
+def _document_values(info: DocumentInfo, status: str, *, error: str | None = None, content_sha256: str | None,
+                     size_bytes: int | None, mtime: float | None, page_count: int | None, text: str | None,
+                     warnings: list[str], chunk_count: int) -> dict[str, Any]:
+    """The `documents` columns a stored version (status "ok") and a failure both set: the file's
+    facts, what was extracted, and the pipeline's decisions from `info`; `ingested_at` is now."""
+    return {
+        "content_sha256": content_sha256, "size_bytes": size_bytes, "mtime": mtime, "page_count": page_count,
+        "status": status, "error": error, "text": text, "warnings": warnings, "chunk_count": chunk_count,
+        "title": info.title, "metadata_": info.metadata, "pipeline_version": info.pipeline_version,
+        "settings": info.settings, "settings_hash": info.settings_hash, "rules_hash": info.rules_hash,
+        "ingested_at": utc_now(), "last_run_id": info.run_id,
+    }
+
+
 def save_document(session: Session, document_id: str, document: Document, chunks: list[Chunk],
                   info: DocumentInfo) -> tuple[int, int]:
     """Replace the document's pages, elements and chunks with these; returns (chunks before, after).
@@ -97,12 +111,10 @@ def save_document(session: Session, document_id: str, document: Document, chunks
     source_path = normalise_source_path(document.source_path)
     before = _delete_content(session, document_id)
     _upsert_document(session, document_id, source_path, {
-        "content_sha256": document.content_sha256, "size_bytes": document.size_bytes, "mtime": info.mtime,
-        "page_count": document.page_count, "title": info.title, "parsed_title": document.title, "status": "ok", "error": None,
-        "metadata_": info.metadata, "pipeline_version": info.pipeline_version, "settings": info.settings,
-        "settings_hash": info.settings_hash, "rules_hash": info.rules_hash, "ingested_at": utc_now(),
-        "text": document.canonical_text(), "warnings": list(document.warnings), "chunk_count": len(chunks),
-        "last_run_id": info.run_id,
+        **_document_values(info, "ok", content_sha256=document.content_sha256, size_bytes=document.size_bytes,
+                           mtime=info.mtime, page_count=document.page_count, text=document.canonical_text(),
+                           warnings=list(document.warnings), chunk_count=len(chunks)),
+        "parsed_title": document.title,
     })
     session.flush()
     if document.pages:
@@ -144,13 +156,9 @@ def save_failure(session: Session, document_id: str, source_path: str, error: st
     """Record a failed document. Its previous content (if any) is removed, so SQL never serves a
     stale version of a file that now fails; returns the number of chunks removed."""
     before = _delete_content(session, document_id)
-    _upsert_document(session, document_id, normalise_source_path(source_path), {
-        "content_sha256": content_sha256, "size_bytes": size_bytes, "mtime": mtime, "page_count": None,
-        "status": "failed", "error": error, "pipeline_version": info.pipeline_version, "settings": info.settings,
-        "settings_hash": info.settings_hash, "rules_hash": info.rules_hash, "ingested_at": utc_now(),
-        "text": None, "chunk_count": 0, "last_run_id": info.run_id,
-        "metadata_": info.metadata, "title": info.title, "warnings": [],
-    })
+    _upsert_document(session, document_id, normalise_source_path(source_path), _document_values(
+        info, "failed", error=error, content_sha256=content_sha256, size_bytes=size_bytes, mtime=mtime,
+        page_count=None, text=None, warnings=[], chunk_count=0) | {"parsed_title": None})
     return before
 
 

@@ -224,3 +224,15 @@ def test_symbol_font_bullets_from_word_are_list_markers():
     assert split_marker("\uf0a7 Les répondants souhaiteraient se déplacer") == ("\uf0a7", "Les répondants souhaiteraient se déplacer")
     assert split_marker("\uf0fc Le financement du transport actif") == ("\uf0fc", "Le financement du transport actif")
     assert split_marker("\uf0fcinside a word") == (None, "\uf0fcinside a word")
+
+
+def test_pdf_date_to_iso_is_idempotent_on_iso_dates():
+    # a producer that writes ISO 8601 instead of a PDF date: kept, not read as "2023, zone -07:00"
+    assert pdf_date_to_iso("2023-07-21T16:22:25-07:00") == "2023-07-21T16:22:25-07:00"
+    assert pdf_date_to_iso(" 2023-07-21 ") == "2023-07-21"
+    assert pdf_date_to_iso("2023-07-21T16:22:25.5Z") == "2023-07-21T16:22:25.5Z"
+    for raw in ("D:20200331180255+09'00'", "D:20240601090000Z", "D:2020"):
+        once = pdf_date_to_iso(raw)
+        assert once is not None and pdf_date_to_iso(once) == once
+    # impossible ISO dates are rejected (the info dictionary then keeps the raw value)
+    assert pdf_date_to_iso("2023-13-01") is None and pdf_date_to_iso("2023-02-30T10:00:00") is None

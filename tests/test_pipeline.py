@@ -457,3 +457,18 @@ def test_lone_surrogates_are_replaced_and_the_document_is_stored_with_a_warning(
     notes = run_query(str(db), "select json_extract(metadata, '$.note') from documents "
                                "where source_path like '%cotton.pdf'").rows
     assert notes == [["bad \ufffd escape"]]
+
+
+def test_reprocess_of_a_deleted_file_fails_before_starting_a_run(folder, tmp_path):
+    from ingest.pipeline import reprocess_document
+    from parsers.errors import IngestError
+
+    db = tmp_path / "i.db"
+    assert run(folder, db).exit_code == 0
+    doc_id = document_id_for(str(folder / "cotton.pdf"))
+    (folder / "cotton.pdf").unlink()
+    with pytest.raises(IngestError, match="no longer exists") as caught:
+        reprocess_document(doc_id, db=str(db))
+    assert caught.value.stage == "discover" and caught.value.path.endswith("cotton.pdf")
+    assert run_query(str(db), "select count(*) from runs").rows == [[1]]  # no run started, no lock left
+    assert run_query(str(db), "select count(*) from run_lock").rows == [[0]]

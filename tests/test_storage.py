@@ -262,3 +262,22 @@ def test_stale_lock_of_dead_process_is_taken_over(db):
     assert run_id != 41
     assert run_query(db.sqlite_path, "select status from runs where id = 41").rows == [["interrupted"]]
     release_lock(db, run_id)
+
+
+def test_failure_replaces_a_stored_version_and_keeps_no_stale_content(db, tmp_path):
+    from storage import save_failure
+
+    path = str(tmp_path / "a.pdf")
+    save(db, path)
+    with db.transaction() as session:
+        removed = save_failure(session, document_id_for(path), path, "[parse] damaged PDF", content_sha256="b" * 64,
+                               size_bytes=9, mtime=1.5, info=info(title=None, settings={"chunk": {}}, run_id=None))
+    assert removed == 3
+    row = run_query(db.sqlite_path, "select status, error, content_sha256, size_bytes, mtime, page_count, text, "
+                                    "chunk_count, warnings, title, parsed_title, settings, pipeline_version "
+                                    "from documents").rows
+    assert row == [["failed", "[parse] damaged PDF", "b" * 64, 9, 1.5, None, None, 0, "[]", None, None,
+                    '{"chunk": {}}', "1"]]
+    counts = run_query(db.sqlite_path, "select (select count(*) from chunks), (select count(*) from elements), "
+                                       "(select count(*) from pages)").rows
+    assert counts == [[0, 0, 0]]
