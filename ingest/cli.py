@@ -15,6 +15,7 @@ message on stderr and an exit code:
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -38,9 +39,17 @@ app = typer.Typer(
          "4 database/schema error; 5 document not found; 6 query error or write refused.",
     no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
+#: Width of tables written to a pipe or a log file (no terminal, no COLUMNS): rich would
+#: squeeze them into 80 columns and wrap every path and heading; a nightly log wants one
+#: line per row.
+PIPE_WIDTH = 240
+
+
 def _console(stderr: bool = False) -> Console:
     # Built per call so COLUMNS and the current sys.stdout/sys.stderr are honoured (tests, pipes).
-    return Console(stderr=stderr)
+    stream = sys.stderr if stderr else sys.stdout
+    piped = not (hasattr(stream, "isatty") and stream.isatty()) and "COLUMNS" not in os.environ
+    return Console(stderr=stderr, width=PIPE_WIDTH if piped else None)
 
 
 def say(text: str, *, stderr: bool = False) -> None:

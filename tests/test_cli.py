@@ -68,6 +68,15 @@ def test_query_formats(db):
     assert "Kisan scheme" in as_table.stdout and "NULL" in as_table.stdout
 
 
+def test_tables_written_to_a_pipe_keep_one_line_per_row(db, monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    sql = "select source_path, title, title || ' ' || title || ' ' || source_path as long_text from documents"
+    result = runner.invoke(app, ["query", sql, "--db", str(db)])
+    rows = [line for line in result.stdout.splitlines() if "Kisan scheme" in line]
+    assert len(rows) == 1, result.stdout  # not wrapped over several lines as at 80 columns
+    assert "pdfs" in rows[0] and rows[0].count("Kisan scheme") == 3
+
+
 @pytest.mark.parametrize("sql", ["delete from chunks", "drop table documents", "update documents set title = 'x'",
                                  "attach database 'x.db' as x", "pragma query_only = off"])
 def test_query_write_attempts_exit_6_and_change_nothing(db, sql):
