@@ -5,9 +5,16 @@ same work in C, and reading every character's box, size and font through
 `pypdfium2.raw` costs ~5 us a character. So the parser takes its text from here;
 pdfplumber contributes its table algorithm (`rulings.py`), not its page parse.
 
-Coordinates: pdfium reports PDF user space (origin bottom-left); everything leaving
-this module is in PDF points with a top-left origin (pdfplumber's convention):
-`top = page_height - pdf_top`.
+Coordinates: pdfium reports PDF user space (origin bottom-left) of the *unrotated*
+page, whatever its /Rotate. Everything leaving this module is in PDF points with a
+top-left origin (pdfplumber's convention) in the frame the page is read in
+(`PageFrame`): the displayed frame, i.e. the visible box (crop box) turned by the page's
+/Rotate, width and height swapped for 90/270, as a viewer shows it. One exception
+(`page_to_chars`): a page whose text mostly runs sideways in that frame (/Rotate set on
+content that was not counter-rotated, or a landscape table drawn turned on a portrait
+page) is read in the frame where most of its text is upright, as a reader turns the
+page. On an unrotated page with its box at the origin the mapping is the old one:
+`top = page_height - pdf_top`, `x` unchanged.
 
 A `Segment` is a run of horizontally adjacent characters on one baseline, in drawing
 order, broken where the gap to the next character exceeds `SEGMENT_GAP_EM` (so a table
@@ -26,6 +33,8 @@ import unicodedata
 from dataclasses import dataclass, field
 
 import pypdfium2.raw as pdfium_c
+
+from parsers.frames import PageFrame, baseline_is_rotated
 
 #: A gap wider than this many font sizes ends a segment (columns, table cells).
 SEGMENT_GAP_EM = 0.8
@@ -77,22 +86,56 @@ class Segment:
         return (self.top + self.bottom) / 2
 
 
-def textpage_to_chars(textpage, page_height: float) -> list[Char]:
-    """Every drawn character of a pypdfium2 `PdfTextPage`, in drawing order.
+#: A page is read turned (see `page_to_chars`) when more than this share of its visible
+#: characters is upright only in another quarter-turn frame.
+SIDEWAYS_SHARE = 0.5
+#: ... and at least this many of them (a few rotated labels never turn a page).
+SIDEWAYS_MIN_CHARS = 20
+
+
+def textpage_to_chars(textpage, frame: "PageFrame | float") -> list[Char]:
+    """Every drawn character of a pypdfium2 `PdfTextPage`, in drawing order, in `frame`
+    (a float: an unrotated page of that height with its box at the origin).
 
     Characters pdfium generates itself (its guessed spaces and line breaks) are
     dropped: the geometry decides spaces and lines here. Control characters too.
     """
+    if not isinstance(frame, PageFrame):
+        frame = PageFrame.unrotated(frame)
+    return _read_chars(textpage, frame)[0]
+
+
+def page_to_chars(page, textpage) -> tuple[list[Char], PageFrame]:
+    """A pypdfium2 page's characters and the frame they are in (see the module docstring):
+    the displayed frame, or, when more than `SIDEWAYS_SHARE` of the visible characters (and
+    at least `SIDEWAYS_MIN_CHARS`) are upright only in another quarter-turn frame, that one
+    (the page is then read twice; such pages are rare)."""
+    frame = PageFrame.of_page(page)
+    chars, sideways = _read_chars(textpage, frame)
+    best = max(sideways, key=sideways.get)
+    if sideways[best] < SIDEWAYS_MIN_CHARS or sideways[best] <= SIDEWAYS_SHARE * sum(not c.is_space for c in chars):
+        return chars, frame
+    frame = frame.turned(best)
+    return _read_chars(textpage, frame)[0], frame
+
+
+def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]:
+    """The characters in `frame`, and per other quarter turn (0/90/180/270 clockwise from
+    the unrotated page) how many visible characters rotated in `frame` are upright in it."""
     raw = textpage.raw
+    sideways = {turn: 0 for turn in (0, 90, 180, 270) if turn != frame.rotation}
     count = pdfium_c.FPDFText_CountChars(raw)
     if count <= 0:
-        return []
+        return [], sideways
     rect = pdfium_c.FS_RECTF()
     get_unicode = pdfium_c.FPDFText_GetUnicode
     get_box = pdfium_c.FPDFText_GetLooseCharBox
     map_error = pdfium_c.FPDFText_HasUnicodeMapError
     raw_address = ctypes.cast(raw, ctypes.c_void_p)
-    styles: dict[int | None, tuple[float, bool, str, bool]] = {}
+    styles: dict[int | None, tuple] = {}
+    to_box = frame.box
+    upright_page = frame.rotation == 0  # the common case, mapped inline
+    origin_x, origin_top = frame.left, frame.top
     chars: list[Char] = []
     pair_tail = -1  # index of a low surrogate already combined with the high one before it
     for index in range(count):
@@ -113,7 +156,11 @@ def textpage_to_chars(textpage, page_height: float) -> list[Char]:
         if code < 32 or code in (0xFFFE, 0xFFFF):
             continue
         get_box(raw, index, rect)
-        left, right = rect.left, rect.right
+        if upright_page:
+            left, top, right, bottom = (rect.left - origin_x, origin_top - rect.top, rect.right - origin_x,
+                                        origin_top - rect.bottom)
+        else:
+            left, top, right, bottom = to_box(rect.left, rect.bottom, rect.right, rect.top)
         if code == 32 and right - left < 1e-3:
             continue  # a space pdfium generated (zero width): geometry decides spaces here
         if map_error(raw, index) == 1:
@@ -126,11 +173,14 @@ def textpage_to_chars(textpage, page_height: float) -> list[Char]:
         key = _text_object_address(raw_address, index)
         style = styles.get(key)
         if style is None:
-            style = styles[key] = _char_style(raw, index)
+            size, bold, name, a, b, direction = _char_style(raw, index)
+            style = styles[key] = (size, bold, name, frame.is_rotated(a, b), direction)
         text = chr(code) if code < 0x110000 else "\ufffd"
-        chars.append(Char(text, left, page_height - rect.top, right, page_height - rect.bottom,
-                          style[0], style[1], style[2], style[3], code == 32 or text.isspace()))
-    return chars
+        is_space = code == 32 or text.isspace()
+        if style[3] and not is_space and style[4] is not None:
+            sideways[style[4]] += 1
+        chars.append(Char(text, left, top, right, bottom, style[0], style[1], style[2], style[3], is_space))
+    return chars, sideways
 
 
 # FPDFText_GetTextObject with a plain-integer result, so the text object can key a dict
@@ -140,8 +190,10 @@ _text_object_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes
 )
 
 
-def _char_style(raw, index: int) -> tuple[float, bool, str, bool]:
-    """(size in points, bold, font name, rotated) of character `index`'s text object."""
+def _char_style(raw, index: int) -> tuple[float, bool, str, float, float, int | None]:
+    """(size in points, bold, font name, baseline direction a, b in user space, the
+    quarter turn (0/90/180/270) in which that baseline is upright, or None) of character
+    `index`'s text object."""
     matrix = pdfium_c.FS_MATRIX()
     pdfium_c.FPDFText_GetMatrix(raw, index, matrix)
     size = pdfium_c.FPDFText_GetFontSize(raw, index) * (math.hypot(matrix.c, matrix.d) or 1.0)
@@ -151,8 +203,9 @@ def _char_style(raw, index: int) -> tuple[float, bool, str, bool]:
     name = name_buffer.value.decode("latin-1", "replace").split("+")[-1]
     weight = pdfium_c.FPDFText_GetFontWeight(raw, index)
     bold = bool(_BOLD_NAME.search(name)) or weight >= 600 or bool(flags.value & _FORCE_BOLD_FLAG)
-    rotated = abs(matrix.b) > 0.1 * (abs(matrix.a) + 1e-9) or matrix.a < 0
-    return size, bold, name, rotated
+    a, b = matrix.a, matrix.b
+    direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b)), None)
+    return size, bold, name, a, b, direction
 
 
 @functools.lru_cache(maxsize=4096)

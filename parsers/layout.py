@@ -2,7 +2,10 @@
 
 `pdfium_page_to_layout` runs once per page while the PDF is open: characters ->
 segments, the drawing facts, and, only on pages that draw enough rulings, ruled tables
-(pdfplumber's table algorithm on pypdfium2's edges, see `rulings.py`).
+(pdfplumber's table algorithm on pypdfium2's edges, see `rulings.py`). Characters and
+rulings are taken into the frame the page is read in (`frames.PageFrame`: the displayed
+frame, /Rotate applied), so everything after works as on an unrotated page and
+`PageLayout.width`/`height` and every box are in that frame.
 `layout_to_blocks` runs after the document-wide furniture decision: it removes
 furniture lines, stands each table in for its cells, finds tables without rulings and
 cuts the rest into reading-order blocks.
@@ -13,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from parsers.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
-from parsers.chars import Char, Segment, chars_to_segments, textpage_to_chars
+from parsers.chars import Char, Segment, chars_to_segments, page_to_chars
 from parsers.furniture import furniture_key, is_page_number, line_zone
 from parsers.tables import (
     TableFound,
@@ -26,6 +29,11 @@ from parsers.tables import (
 
 @dataclass(slots=True)
 class PageLayout:
+    """`width`/`height` and all boxes: points, top-left origin, in the frame the page is
+    read in; `rotation`: that frame's clockwise turn of the unrotated page (degrees), the
+    page's /Rotate unless its text runs mostly sideways (`turned` then says by how much the
+    reading frame turns the displayed one)."""
+
     page_no: int
     width: float
     height: float
@@ -37,25 +45,33 @@ class PageLayout:
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
     lines: list[Line] = field(default_factory=list)
+    rotation: int = 0
+    turned: int = 0  # clockwise degrees the reading frame turns the displayed one (sideways text)
 
 
 def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayout:
     """Read page `index` (0-based) with pypdfium2; the page is closed before returning."""
     page = document[index]
     try:
-        width, height = page.get_size()
+        displayed = page.get_rotation() % 360
         textpage = page.get_textpage()
         try:
-            chars = textpage_to_chars(textpage, height)
+            chars, frame = page_to_chars(page, textpage)
         finally:
             textpage.close()
+        width, height = frame.width, frame.height
         facts = page_to_drawing_facts(page, width, height)
+        if frame.rotation in (90, 270):  # counted in unrotated space: a turned page's rows are its columns
+            facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
         tables = []
         if detect_tables and facts.may_hold_ruled_table and chars:
-            tables = pdfium_page_to_tables(page, chars, height)
+            tables = pdfium_page_to_tables(page, chars, frame)  # rulings.page_to_edges takes the frame
     finally:
         page.close()
-    return chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
+    layout = chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
+    layout.rotation = frame.rotation
+    layout.turned = (frame.rotation - displayed) % 360
+    return layout
 
 
 def chars_to_layout(chars: list[Char], page_no: int, width: float, height: float, *,

@@ -78,6 +78,10 @@ def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = N
     layouts, info, outline, warnings = read_pages(path, settings)
     pages = [layout_to_page_info(layout) for layout in layouts]
     ocr_wanted = pages_needing_ocr(layouts, pages, settings.ocr.mode)
+    for layout in layouts:
+        if layout.page_no in ocr_wanted and layout.turned in (90, 270):
+            page = pages[layout.page_no - 1]  # OCR renders the displayed frame, not the turned one
+            page.width, page.height = page.height, page.width
     readable = [layout for layout in layouts if layout.error is None]
     if not readable:
         raise ParseError(f"every page failed ({layouts[0].error if layouts else 'no pages'}); "

@@ -17,7 +17,11 @@ The fallback is gated so normal pages never pay for it (pdfminer costs ~200 ms a
 
 The pdfminer characters become the parser's `Char`s and the page is rebuilt by the same
 `layout.chars_to_layout` the pdfium pass uses (same segments, lines; ruled tables refilled).
-Coordinates: pdfplumber's are already PDF points with a top-left origin.
+Coordinates: pdfplumber's are already PDF points with a top-left origin, and pdfminer
+applies the page's /Rotate itself (its characters are in the displayed frame, its
+`upright` flag too), as the pdfium pass does (`frames.PageFrame`). When the pdfium pass read
+the page turned from that (text mostly sideways, `chars.page_to_chars`), the characters are
+turned the same way (`plumber_chars_to_chars(..., turn)`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 import pypdfium2.raw as pdfium_c
 
 from parsers.chars import _BOLD_NAME, Char
+from parsers.frames import PageFrame
 from parsers.layout import PageLayout, chars_to_layout
 from parsers.tables import page_to_drawing_facts, pdfium_page_to_tables
 
@@ -68,32 +73,52 @@ def lost_text(text_objects: int, text: str) -> bool:
     return text_objects > LOST_TEXT_OBJECT_RATIO * glyphs + LOST_TEXT_OBJECT_SLACK
 
 
-def plumber_chars_to_chars(raw_chars: list[dict]) -> list[Char]:
+def plumber_chars_to_chars(raw_chars: list[dict], turn: int = 0, width: float = 0.0,
+                           height: float = 0.0) -> list[Char]:
     """pdfplumber char dicts -> `Char`s in drawing order.
 
     A `(cid:N)` placeholder (a glyph without a Unicode mapping) is dropped and, as in
     `chars.textpage_to_chars`, the previous character is stretched over its width so no
-    space is guessed in the gap.
+    space is guessed in the gap. `turn` (degrees clockwise, 0/90/180/270): move the boxes
+    from pdfplumber's frame (`width` x `height`) into that frame turned, and decide
+    `rotated` from each character's text matrix there (turn 0: pdfminer's `upright`).
     """
+    frame = PageFrame(turn % 360, 0.0, 0.0, 0.0, 0.0)
     chars: list[Char] = []
     styles: dict[str, tuple[bool, str]] = {}
     for raw in raw_chars:
         text = raw.get("text") or ""
         if not text or any(ord(c) < 32 for c in text):
             continue
+        x0, top, x1, bottom = _turn_box(frame.rotation, float(raw["x0"]), float(raw["top"]), float(raw["x1"]),
+                                        float(raw["bottom"]), width, height)
         if _CID.match(text):
             if chars and not chars[-1].rotated:
-                chars[-1].x1 = max(chars[-1].x1, float(raw["x1"]))
+                chars[-1].x1 = max(chars[-1].x1, x1)
             continue
         fontname = raw.get("fontname") or ""
         style = styles.get(fontname)
         if style is None:
             name = fontname.split("+")[-1]
             style = styles[fontname] = (bool(_BOLD_NAME.search(name)), name)
-        chars.append(Char(text, float(raw["x0"]), float(raw["top"]), float(raw["x1"]), float(raw["bottom"]),
-                          float(raw.get("size") or 0.0), style[0], style[1], not raw.get("upright", True),
+        rotated = not raw.get("upright", True)
+        if frame.rotation and raw.get("matrix"):
+            rotated = frame.is_rotated(raw["matrix"][0], raw["matrix"][1])
+        chars.append(Char(text, x0, top, x1, bottom, float(raw.get("size") or 0.0), style[0], style[1], rotated,
                           text.isspace()))
     return chars
+
+
+def _turn_box(turn: int, x0: float, top: float, x1: float, bottom: float, width: float,
+              height: float) -> tuple[float, float, float, float]:
+    """A box (top-left origin) of a `width` x `height` frame, in that frame turned clockwise by `turn` degrees."""
+    if turn == 90:
+        return height - bottom, x0, height - top, x1
+    if turn == 180:
+        return width - x1, height - bottom, width - x0, height - top
+    if turn == 270:
+        return top, width - x1, bottom, width - x0
+    return x0, top, x1, bottom
 
 
 class PdfminerFallback:
@@ -103,28 +128,35 @@ class PdfminerFallback:
         self.path = path
         self._pdf = None
 
-    def page_chars(self, index: int) -> list[Char]:
-        """Page `index` (0-based) through pdfminer; the pdfplumber page is closed before returning."""
+    def page_chars(self, index: int, turn: int = 0) -> list[Char]:
+        """Page `index` (0-based) through pdfminer, in its displayed frame turned clockwise by
+        `turn` degrees; the pdfplumber page is closed before returning."""
         if self._pdf is None:
             import pdfplumber
 
             self._pdf = pdfplumber.open(self.path)
         page = self._pdf.pages[index]
         try:
-            return plumber_chars_to_chars(page.chars)
+            return plumber_chars_to_chars(page.chars, turn % 360, float(page.width), float(page.height))
         finally:
             page.close()
 
     def relayout(self, document, index: int, base: PageLayout, detect_tables: bool) -> PageLayout:
-        """Page `index` rebuilt from pdfminer's characters (ruled tables refilled from them)."""
-        chars = self.page_chars(index)
+        """Page `index` rebuilt from pdfminer's characters (ruled tables refilled from them),
+        in the frame the pdfium pass read it in (`base.rotation`)."""
+        chars = self.page_chars(index, base.turned)
         layout = chars_to_layout(chars, index + 1, base.width, base.height, image_area_ratio=base.image_area_ratio,
                                  tables=base.tables, warnings=base.warnings)  # drawings: from the pdfium pass
+        layout.rotation, layout.turned = base.rotation, base.turned
         if detect_tables and chars:
             page = document[index]
             try:
-                if page_to_drawing_facts(page, base.width, base.height).may_hold_ruled_table:
-                    layout.tables = pdfium_page_to_tables(page, chars, base.height)
+                frame = PageFrame.of_page(page).turned(base.rotation)
+                facts = page_to_drawing_facts(page, base.width, base.height)
+                if frame.rotation in (90, 270):
+                    facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
+                if facts.may_hold_ruled_table:
+                    layout.tables = pdfium_page_to_tables(page, chars, frame)
             finally:
                 page.close()
         return layout

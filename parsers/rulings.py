@@ -9,7 +9,10 @@ in a few milliseconds, so `edges_to_tables` runs pdfplumber's algorithm, with it
 default tolerances, on them. Every axis-aligned straight piece of a path counts, as in
 pdfplumber (lines, rectangle sides, the straight runs of "curves"); Bézier pieces do not.
 
-Coordinates: PDF points, top-left origin (`top = page_height - y`).
+Coordinates: PDF points, top-left origin, in the frame the page is read in
+(`frames.PageFrame`: the displayed frame of a page with /Rotate, so a table drawn turned
+on a portrait page with /Rotate 90 gets its rows as rows); `top = page_height - y` on
+an unrotated page.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pdfplumber.table import (
 
 from parsers.blocks import lines_to_text, segments_to_lines
 from parsers.chars import Char, chars_to_segments
+from parsers.frames import PageFrame
 
 _SETTINGS = TableSettings.resolve({"vertical_strategy": "lines", "horizontal_strategy": "lines"})
 _MAX_SEGMENTS_PER_PAGE = 50_000
@@ -42,8 +46,14 @@ def _compose(outer: Matrix, inner: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-def page_to_edges(page, page_height: float) -> list[dict]:
-    """Horizontal and vertical edges drawn on a pypdfium2 page (Form XObjects included)."""
+def page_to_edges(page, frame: PageFrame | float) -> list[dict]:
+    """Horizontal and vertical edges drawn on a pypdfium2 page (Form XObjects included),
+    in `frame` (the `PageFrame` the page's characters are in; a float: an unrotated page
+    of that height with its box at the origin)."""
+    if not isinstance(frame, PageFrame):
+        frame = PageFrame.unrotated(frame)
+    page_height = frame.height
+    to_frame = frame.up_point
     edges: list[dict] = []
     matrix = pdfium_c.FS_MATRIX()
     x, y = ctypes.c_float(), ctypes.c_float()
@@ -83,7 +93,7 @@ def page_to_edges(page, page_height: float) -> list[dict]:
             segment = pdfium_c.FPDFPath_GetPathSegment(obj, index)
             if not pdfium_c.FPDFPathSegment_GetPoint(segment, x, y):
                 continue
-            point = (a * x.value + c * y.value + e, b * x.value + d * y.value + f)
+            point = to_frame(a * x.value + c * y.value + e, b * x.value + d * y.value + f)
             kind_ = pdfium_c.FPDFPathSegment_GetType(segment)
             if kind_ == pdfium_c.FPDF_SEGMENT_MOVETO:
                 start = point
