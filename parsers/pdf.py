@@ -28,6 +28,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
+from parsers.blocks import Block
 from parsers.elements import blocks_to_elements, merge_continued_tables
 from parsers.errors import OcrError, ParseError
 from parsers.headings import blocks_to_headings
@@ -43,7 +44,7 @@ from parsers.models import Document, Element, ElementType, PageInfo, TextSource
 from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
 from parsers.plumber_chars import LOST_TEXT_OBJECT_SLACK, PdfminerFallback, count_text_objects, is_sparse, lost_text
 from parsers.settings import ParseSettings
-from parsers.text_quality import assess_text_layer
+from parsers.text_quality import SPARSE_BESIDE_IMAGES, assess_text_layer
 
 
 def file_sha256(path: str | os.PathLike) -> str:
@@ -89,18 +90,20 @@ def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = N
     em = body_font_size(readable)
     keys = pages_to_furniture_keys([layout_to_furniture_candidates(l, em) for l in readable],
                                    settings.furniture_min_pages)
-    page_blocks, furniture = [], {}
+    page_blocks, furniture, cover = [], {}, []
     for layout in readable:
         found, body = split_furniture(layout, keys, em)
         furniture[layout.page_no] = found
         if layout.page_no in ocr_wanted:
+            if layout.page_no == 1 and pages[0].ocr_reason == SPARSE_BESIDE_IMAGES:
+                cover = cover_blocks(layout, body, em, settings, pages[0], warnings)
             continue
         try:
             page_blocks.extend((layout.page_no, b) for b in layout_to_blocks(layout, body, em, settings.detect_tables))
         except Exception as error:  # noqa: BLE001 - one page's layout bug must not lose the document
             record_page_error(pages[layout.page_no - 1], warnings, f"layout failed: {type(error).__name__}: {error}")
         layout.segments, layout.lines = [], []
-    title = blocks_to_headings(page_blocks, em, outline)
+    title = blocks_to_headings(cover + page_blocks, em, outline)
     elements = blocks_to_elements(page_blocks, furniture, layouts)
     if ocr_wanted:
         elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
@@ -225,6 +228,19 @@ def ocr_furniture_to_types(elements: list[Element], keys: set[tuple[str, str]], 
                 element = element.model_copy(update={"type": kind, "heading_level": None})
         out.append(element)
     return out
+
+
+def cover_blocks(layout: PageLayout, body, em: float, settings: ParseSettings, page: PageInfo,
+                 warnings: list[str]) -> list[tuple[int, Block]]:
+    """Page 1 goes to OCR only because its clean text is sparse beside images (a cover):
+    its text-layer blocks still take part in choosing the title and the heading levels, as
+    they would without OCR; the page's elements then come from OCR. Without this the title
+    fell back to the PDF info dictionary, often a stale template name."""
+    try:
+        return [(layout.page_no, block) for block in layout_to_blocks(layout, body, em, settings.detect_tables)]
+    except Exception as error:  # noqa: BLE001 - the title then comes from elsewhere; say why
+        warnings.append(f"page {page.page_no}: cover text not used for the title: {type(error).__name__}: {error}")
+        return []
 
 
 def first_page_title(elements: list[Element]) -> str | None:

@@ -32,6 +32,9 @@ Densities are per 1000 square points so the rules hold for A4, Letter and small 
 
 from __future__ import annotations
 
+#: The reason of rule 4: the text layer is clean but sparse beside images (a cover page).
+SPARSE_BESIDE_IMAGES = "too little text for its area"
+
 import re
 
 from pydantic import BaseModel, ConfigDict
@@ -118,5 +121,5 @@ def assess_text_layer(text: str, page_width: float, page_height: float, image_ar
     if image_ratio >= COVERED_IMAGE_RATIO and (density < SUBSTANTIAL_CHARS_PER_KPT2 or few_words):
         return TextLayerVerdict(usable=False, reason="page covered by one image")
     if image_ratio >= IMAGE_RATIO_FOR_SPARSE and density < MIN_CHARS_PER_KPT2:
-        return TextLayerVerdict(usable=False, reason="too little text for its area")
+        return TextLayerVerdict(usable=False, reason=SPARSE_BESIDE_IMAGES)
     return TextLayerVerdict(usable=True, reason=None)

@@ -96,3 +96,35 @@ def test_ingest_run_stores_scanned_and_mixed_fixtures(tmp_path):
     assert any(dose in chunk for chunk in chunks)
     hindi_heading = truth("scanned_hi")["headings"][0]["text"]
     assert any(hindi_heading in chunk for chunk in chunks)
+
+
+def test_a_cover_sent_to_ocr_still_names_the_document_from_its_text_layer(tmp_path):
+    """A cover page (a big photo and the title) goes to OCR because its text is sparse beside
+    the image; the title must still come from the cover's own text, not from the PDF info
+    dictionary, which is often a stale template name."""
+    fpdf = pytest.importorskip("fpdf")
+    from PIL import Image
+
+    from parsers.pdf import parse_pdf
+
+    photo = tmp_path / "photo.png"
+    Image.effect_noise((400, 300), 60).convert("RGB").save(photo)
+    pdf = fpdf.FPDF(format="A4")
+    pdf.set_title("Annual Report Template")
+    pdf.add_page()
+    pdf.image(str(photo), x=15, y=90, w=180, h=135)
+    pdf.set_font("Helvetica", "B", 28)
+    pdf.set_xy(15, 30)
+    pdf.cell(0, 14, "Cotton Crop Manual 2025")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 11)
+    pdf.set_xy(15, 20)
+    pdf.multi_cell(180, 6, "Sow rainfed cotton after the monsoon has set in and the soil is moist to a depth "
+                           "of 15 cm. Keep 90 cm between rows and 60 cm between plants. " * 6)
+    path = tmp_path / "cover.pdf"
+    pdf.output(str(path))
+
+    document = parse_pdf(path, {"ocr": {"mode": "auto", "languages": "eng"}})
+    assert document.pages[0].ocr_reason == "too little text for its area"
+    assert document.pages[0].text_source is TextSource.ocr
+    assert document.title == "Cotton Crop Manual 2025"
