@@ -9,7 +9,6 @@ leaves every document at its old or its new version, and the next run finishes t
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections import Counter
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from ingest.enrich import check_languages, chunks_with_language, document_metada
 from ingest.models import Chunk
 from ingest.settings import PIPELINE_VERSION, PipelineSettings
 from ingest.tokens import tiktoken_counter
+from ingest.surrogates import replace_surrogates
 from ingest.workers import Failure, Job, SoftTimeout, TaskResult, execute
 from parsers.errors import DocumentNotFoundError, IngestError, StorageError
 from parsers.models import Document
@@ -95,70 +95,6 @@ def process_document(path: str, settings: PipelineSettings, sha256: str | None =
     processed = ProcessedDocument(document=document, chunks=chunks, metadata=metadata,
                                   title=document_title(document, metadata))
     return replace_surrogates(processed)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _scrub(value):
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, list):
-        return [_scrub(item) for item in value]
-    if isinstance(value, dict):
-        return {_scrub(key): _scrub(item) for key, item in value.items()}
-    return value
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in `value`: dict keys and values, list items, model fields, nested."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, BaseModel):
-        for item in value.__dict__.values():
-            yield from _strings(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(key)
-            yield from _strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _strings(item)
-
-
-def _source_strings(processed: ProcessedDocument) -> Iterator[str]:
-    """The strings everything else in `processed` is made of: element texts, captions, table
-    cells and extras, then every other string of the document, its metadata and title. Chunks
-    are not read: their text, heading paths and metadata are pieces of these."""
-    document = processed.document
-    for element in document.elements:
-        yield element.text
-        if element.caption:
-            yield element.caption
-        for row in element.rows or ():
-            yield from row
-        if element.data:
-            yield from _strings(element.data)
-    for name, value in document.__dict__.items():
-        if name != "elements":
-            yield from _strings(value)
-    yield from _strings(processed.metadata)
-    yield processed.title
-
-
-def replace_surrogates(processed: ProcessedDocument) -> ProcessedDocument:
-    """Lone UTF-16 surrogates cannot be stored as UTF-8: replace them by U+FFFD (same length, so
-    chunk offsets stay right) and say so in the document's warnings. The parser already pairs
-    or replaces pdfium's surrogates; this safety net covers other sources (e.g. a `\\ud800`
-    escape in a sidecar file, PDF info strings). The check reads the source strings in place
-    (`_source_strings`; the warning counts the characters found there); only a document that
-    has one is dumped, scrubbed everywhere (chunks included) and rebuilt."""
-    found = sum(len(_SURROGATE.findall(text)) for text in _source_strings(processed) if not text.isascii())
-    if not found:
-        return processed
-    cleaned = ProcessedDocument.model_validate(_scrub(processed.model_dump(mode="python")))
-    cleaned.document.warnings.append(f"{found} invalid character(s) (lone surrogates) replaced by U+FFFD")
-    return cleaned
 
 
 class stage:
