@@ -185,14 +185,6 @@ def parsed_crop_manual() -> Document:
 
 
 @pytest.mark.slow
-def _headings_before_row(chunk) -> list[str]:
-    """The headings a reader sees above the whitefly row: the heading path, then the
-    sub-headings of a merged section that are body lines before the row."""
-    before_row = chunk.body[:chunk.body.index("| Whitefly |")]
-    lines = [line for line in before_row.split("\n\n") if line in DOSE_PATH.split(" / ")]
-    return chunk.heading_path + lines
-
-
 @pytest.mark.parametrize("child_max", SIZES)
 def test_whitefly_dose_stays_with_header_and_path_from_parse_pdf(parsed_crop_manual, child_max):
     assert any(e.type.value == "table" and e.rows and "Whitefly" in e.text for e in parsed_crop_manual.elements), \

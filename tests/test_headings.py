@@ -141,11 +141,17 @@ def test_toc_heading_is_not_the_title_and_not_the_parent_of_later_sections():
     assert levels["Abomination"] > levels["CREATURES"]
 
 
-def _toc_book(path):
+def _one_page_pdf():
+    """An A4 fpdf2 document with one page and no automatic page breaks (text placed by hand)."""
     fpdf = pytest.importorskip("fpdf")
     pdf = fpdf.FPDF(format="A4")
     pdf.set_auto_page_break(False)
     pdf.add_page()
+    return pdf
+
+
+def _toc_book(path):
+    pdf = _one_page_pdf()
     pdf.set_font("Helvetica", "B", 16)
     pdf.set_xy(20, 20)
     pdf.cell(0, 10, "Table of Contents")
@@ -185,10 +191,7 @@ def test_parsed_book_heading_paths_never_start_with_table_of_contents(tmp_path):
 
 
 def _report_page(path):
-    fpdf = pytest.importorskip("fpdf")
-    pdf = fpdf.FPDF(format="A4")
-    pdf.set_auto_page_break(False)
-    pdf.add_page()
+    pdf = _one_page_pdf()
     pdf.set_font("Helvetica", "", 15)
     pdf.set_xy(20, 20)
     pdf.cell(0, 10, "India's largest company")
