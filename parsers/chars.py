@@ -93,18 +93,6 @@ SIDEWAYS_SHARE = 0.5
 SIDEWAYS_MIN_CHARS = 20
 
 
-def textpage_to_chars(textpage, frame: "PageFrame | float") -> list[Char]:
-    """Every drawn character of a pypdfium2 `PdfTextPage`, in drawing order, in `frame`
-    (a float: an unrotated page of that height with its box at the origin).
-
-    Characters pdfium generates itself (its guessed spaces and line breaks) are
-    dropped: the geometry decides spaces and lines here. Control characters too.
-    """
-    if not isinstance(frame, PageFrame):
-        frame = PageFrame.unrotated(frame)
-    return _read_chars(textpage, frame)[0]
-
-
 def page_to_chars(page, textpage) -> tuple[list[Char], PageFrame]:
     """A pypdfium2 page's characters and the frame they are in (see the module docstring):
     the displayed frame, or, when more than `SIDEWAYS_SHARE` of the visible characters (and
@@ -320,10 +308,24 @@ def rotated_chars_to_segments(chars: list[Char]) -> list[Segment]:
         runs.append([char])
     segments = []
     for run in runs:
-        segment = _build_segment(run, "".join(c.text for c in run))
+        segment = _build_segment(run, _rotated_run_text(run))
         segment.rotated = True
         segments.append(segment)
     return segments
+
+
+def _rotated_run_text(run: list[Char]) -> str:
+    """A run's text with a space wherever the gap to the previous character, measured along
+    the run (down or across the page), is a word space."""
+    parts = [run[0].text]
+    for prev, char in zip(run, run[1:]):
+        vertical = abs(char.top - prev.top) > abs(char.x0 - prev.x0)
+        gap = max(char.top - prev.bottom, prev.top - char.bottom) if vertical else \
+            max(char.x0 - prev.x1, prev.x0 - char.x1)
+        if gap > SPACE_GAP_EM * (char.size or 1.0) and not char.is_space and not prev.is_space:
+            parts.append(" ")
+        parts.append(char.text)
+    return "".join(parts)
 
 
 # --- text normalisation -------------------------------------------------------------

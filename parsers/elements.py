@@ -20,8 +20,9 @@ def _bbox(box) -> tuple[float, float, float, float]:
 def blocks_to_elements(page_blocks: list[tuple[int, Block]], furniture: dict[int, list[tuple[str, Line]]],
                        layouts: list[PageLayout]) -> list[Element]:
     """Elements in reading order, page by page: header furniture, body, footer furniture,
-    then margin text (rotated runs such as an arXiv stamp, typed `header` with
-    `data.role = "margin"` so it never enters the body)."""
+    then rotated text: margin furniture when there is little of it (an arXiv stamp, typed
+    `header` with `data.role = "margin"` so it never enters the body), body paragraphs
+    otherwise (`MARGIN_TEXT_MAX_CHARS`), so no text read at an angle is lost."""
     mark_list_items(page_blocks)
     attach_captions(page_blocks)
     by_page: dict[int, list[Block]] = {}
@@ -34,12 +35,25 @@ def blocks_to_elements(page_blocks: list[tuple[int, Block]], furniture: dict[int
         elements.extend(_furniture(kind, line, page) for kind, line in found if kind == "header")
         elements.extend(e for block in by_page.get(page, []) if (e := block_to_element(block, page)) is not None)
         elements.extend(_furniture(kind, line, page) for kind, line in found if kind != "header")
-        for segment in layout.rotated:
-            if segment.text.strip():
-                elements.append(Element(type=ElementType.header, text=segment.text.strip(), page=page,
-                                        bbox=_bbox((segment.x0, segment.top, segment.x1, segment.bottom)),
-                                        data={"role": "margin", "rotated": True}))
+        elements.extend(_rotated_elements(layout.rotated, page, read_turned=bool(layout.turned)))
     return elements
+
+
+#: Rotated text on a page up to this many characters is margin furniture (an arXiv stamp, a
+#: sideways label); more is content printed at an angle (a table printed sideways) and
+#: stays in the body, after the page's other text.
+MARGIN_TEXT_MAX_CHARS = 200
+
+
+def _rotated_elements(segments, page: int, read_turned: bool) -> list[Element]:
+    """On a page read turned (its text mostly sideways in the viewer), the "rotated" text is
+    what a viewer shows upright: content, never margin furniture."""
+    texts = [(segment, segment.text.strip()) for segment in segments if segment.text.strip()]
+    is_margin = not read_turned and sum(len(text) for _, text in texts) <= MARGIN_TEXT_MAX_CHARS
+    kind, data = (ElementType.header, {"role": "margin", "rotated": True}) if is_margin else \
+        (ElementType.paragraph, {"rotated": True})
+    return [Element(type=kind, text=text, page=page, bbox=_bbox((s.x0, s.top, s.x1, s.bottom)), data=dict(data))
+            for s, text in texts]
 
 
 def _furniture(kind: str, line: Line, page: int) -> Element:

@@ -34,11 +34,6 @@ class PageFrame:
         left, bottom, right, top = page.get_bbox()
         return cls(page.get_rotation() % 360, left, bottom, right, top)
 
-    @classmethod
-    def unrotated(cls, height: float) -> "PageFrame":
-        """An unrotated page of `height` points with its box at the origin (the old mapping)."""
-        return cls(0, 0.0, 0.0, 0.0, height)
-
     def turned(self, rotation: int) -> "PageFrame":
         return PageFrame(rotation % 360, self.left, self.bottom, self.right, self.top)
 

@@ -74,14 +74,16 @@ def lost_text(text_objects: int, text: str) -> bool:
 
 
 def plumber_chars_to_chars(raw_chars: list[dict], turn: int = 0, width: float = 0.0,
-                           height: float = 0.0) -> list[Char]:
+                           height: float = 0.0, origin: tuple[float, float] = (0.0, 0.0)) -> list[Char]:
     """pdfplumber char dicts -> `Char`s in drawing order.
 
     A `(cid:N)` placeholder (a glyph without a Unicode mapping) is dropped and, as in
-    `chars.textpage_to_chars`, the previous character is stretched over its width so no
+    `chars.page_to_chars`, the previous character is stretched over its width so no
     space is guessed in the gap. `turn` (degrees clockwise, 0/90/180/270): move the boxes
     from pdfplumber's frame (`width` x `height`) into that frame turned, and decide
     `rotated` from each character's text matrix there (turn 0: pdfminer's `upright`).
+    `origin`: the top-left corner of the visible (crop) box in pdfplumber's coordinates,
+    which are measured from the media box; boxes are moved to start there, as pdfium's are.
     """
     frame = PageFrame(turn % 360, 0.0, 0.0, 0.0, 0.0)
     chars: list[Char] = []
@@ -90,8 +92,9 @@ def plumber_chars_to_chars(raw_chars: list[dict], turn: int = 0, width: float = 
         text = raw.get("text") or ""
         if not text or any(ord(c) < 32 for c in text):
             continue
-        x0, top, x1, bottom = _turn_box(frame.rotation, float(raw["x0"]), float(raw["top"]), float(raw["x1"]),
-                                        float(raw["bottom"]), width, height)
+        left, up = origin
+        x0, top, x1, bottom = _turn_box(frame.rotation, float(raw["x0"]) - left, float(raw["top"]) - up,
+                                        float(raw["x1"]) - left, float(raw["bottom"]) - up, width, height)
         if _CID.match(text):
             if chars and not chars[-1].rotated:
                 chars[-1].x1 = max(chars[-1].x1, x1)
@@ -121,6 +124,17 @@ def _turn_box(turn: int, x0: float, top: float, x1: float, bottom: float, width:
     return x0, top, x1, bottom
 
 
+def visible_box(page) -> tuple[float, float, float, float]:
+    """A pdfplumber page's visible box (crop box clipped to the media box) as (x0, top, x1,
+    bottom) in the frame its characters are in: the media box turned by /Rotate, top-left
+    origin. (pdfplumber's own `page.cropbox` is turned the other way on rotated pages, so
+    it is rebuilt here from pdfminer's unrotated boxes.)"""
+    media = [float(v) for v in page.page_obj.mediabox]
+    crop = [float(v) for v in page.page_obj.cropbox or media]
+    clipped = (max(crop[0], media[0]), max(crop[1], media[1]), min(crop[2], media[2]), min(crop[3], media[3]))
+    return PageFrame(int(page.rotation or 0) % 360, *media).box(*clipped)
+
+
 class PdfminerFallback:
     """Opens the PDF with pdfplumber on first use only; `close()` it when the document is done."""
 
@@ -130,35 +144,38 @@ class PdfminerFallback:
 
     def page_chars(self, index: int, turn: int = 0) -> list[Char]:
         """Page `index` (0-based) through pdfminer, in its displayed frame turned clockwise by
-        `turn` degrees; the pdfplumber page is closed before returning."""
+        `turn` degrees, measured from the visible (crop) box as pdfium's are (pdfplumber
+        measures from the media box); the pdfplumber page is closed before returning."""
         if self._pdf is None:
             import pdfplumber
 
             self._pdf = pdfplumber.open(self.path)
         page = self._pdf.pages[index]
         try:
-            return plumber_chars_to_chars(page.chars, turn % 360, float(page.width), float(page.height))
+            left, top, right, bottom = visible_box(page)
+            return plumber_chars_to_chars(page.chars, turn % 360, right - left, bottom - top, origin=(left, top))
         finally:
             page.close()
 
     def relayout(self, document, index: int, base: PageLayout, detect_tables: bool) -> PageLayout:
         """Page `index` rebuilt from pdfminer's characters (ruled tables refilled from them),
         in the frame the pdfium pass read it in (`base.rotation`)."""
-        chars = self.page_chars(index, base.turned)
-        layout = chars_to_layout(chars, index + 1, base.width, base.height, image_area_ratio=base.image_area_ratio,
-                                 tables=base.tables, warnings=base.warnings)  # drawings: from the pdfium pass
-        layout.rotation, layout.turned = base.rotation, base.turned
-        if detect_tables and chars:
-            page = document[index]
-            try:
+        page = document[index]
+        try:
+            chars = self.page_chars(index, base.turned)
+            layout = chars_to_layout(chars, index + 1, base.width, base.height,
+                                     image_area_ratio=base.image_area_ratio, tables=base.tables,
+                                     warnings=base.warnings)  # drawings: from the pdfium pass
+            layout.rotation, layout.turned = base.rotation, base.turned
+            if detect_tables and chars:
                 frame = PageFrame.of_page(page).turned(base.rotation)
                 facts = page_to_drawing_facts(page, base.width, base.height)
                 if frame.rotation in (90, 270):
                     facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
                 if facts.may_hold_ruled_table:
                     layout.tables = pdfium_page_to_tables(page, chars, frame)
-            finally:
-                page.close()
+        finally:
+            page.close()
         return layout
 
     def close(self) -> None:

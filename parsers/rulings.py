@@ -46,12 +46,9 @@ def _compose(outer: Matrix, inner: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-def page_to_edges(page, frame: PageFrame | float) -> list[dict]:
+def page_to_edges(page, frame: PageFrame) -> list[dict]:
     """Horizontal and vertical edges drawn on a pypdfium2 page (Form XObjects included),
-    in `frame` (the `PageFrame` the page's characters are in; a float: an unrotated page
-    of that height with its box at the origin)."""
-    if not isinstance(frame, PageFrame):
-        frame = PageFrame.unrotated(frame)
+    in `frame` (the `PageFrame` the page's characters are in)."""
     page_height = frame.height
     to_frame = frame.up_point
     edges: list[dict] = []

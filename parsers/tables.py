@@ -19,6 +19,7 @@ import pypdfium2.raw as pdfium_c
 
 from parsers.blocks import Line
 from parsers.chars import Char, Segment, normalize_text
+from parsers.frames import PageFrame
 
 #: A path thinner than this (points) in one direction is a ruling.
 RULING_THICKNESS = 2.5
@@ -28,7 +29,7 @@ _NUMERIC = re.compile(r"^[\s(\-–+]*[$€£₹¥]?\s*[\d.,]+\s*%?\)?[*]?$")
 #: "Table 2: ...", "Fig. 3. ...", "Table 2 Recommended doses": a label and a number, then a
 #: separator or a word that does not start in lower case. "Table 2 brings the doses together
 #: ..." is a sentence about the table, not its caption.
-CAPTION = re.compile(r"^\s*(?i:table|tab\.|figure|fig\.|chart|exhibit|listing|तालिका|सारणी)\s*[\dIVX]+[A-Za-z]?"
+CAPTION = re.compile(r"^\s*(?i:table|tab\.|figure|fig\.|chart|exhibit|listing|तालिका|सारणी)\s*[\dIVXivx]+[A-Za-z]?"
                      r"(\s*[:.\-–]|\s*$|\s+(?![a-z]))")
 
 
@@ -134,13 +135,14 @@ def _path_rulings(obj, count: int) -> tuple[int, int]:
     return horizontal, vertical
 
 
-def pdfium_page_to_tables(page, chars: list[Char], page_height: float) -> list[TableFound]:
+def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[TableFound]:
     """Ruled tables of a pypdfium2 page: pdfplumber's lines strategy on pdfium edges
-    (`rulings.py`), cells filled from `chars`; at least 2 x 2 with 3 filled cells."""
+    (`rulings.py`) taken into `frame` (the frame `chars` are in), cells filled from
+    `chars`; at least 2 x 2 with 3 filled cells."""
     from parsers.rulings import edges_to_cell_grids, grid_to_rows, page_to_edges
 
     found = []
-    for bbox, grid in edges_to_cell_grids(page_to_edges(page, page_height)):
+    for bbox, grid in edges_to_cell_grids(page_to_edges(page, frame)):
         rows, bold = grid_to_rows(grid, chars)
         kept = [(row, flags) for row, flags in zip(rows, bold) if any(row)]
         if len(kept) < 2:

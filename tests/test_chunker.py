@@ -361,3 +361,21 @@ def test_a_lead_in_paragraph_ending_with_colon_travels_with_every_piece_of_its_t
     prose = [c for c in children(chunk_document(document, config, CL100K)) if "table_element" not in c.metadata]
     assert [c.body for c in prose] == ["Spray only after scouting."]
     check(document, chunk_document(document, config, CL100K), config)
+
+
+def test_a_long_paragraph_ending_with_colon_is_not_copied_into_every_table_piece():
+    intro = " ".join(["Farmers should read the whole schedule before they buy any input for the season."] * 4)
+    rows = DOSES + [[f"Pest {i}", f"Insecticide {i}", f"{i} ml per litre"] for i in range(30)]
+    document = doc(title("Pests"), para(intro + " The doses are:"), table(rows))
+    config = {"child_max_tokens": 120, "overlap_tokens": 0}
+    chunks = children(chunk_document(document, config, CL100K))
+    assert sum("Farmers should read" in c.text for c in chunks) == 1
+    assert not any(c.metadata.get("oversize") for c in chunks)
+    check(document, chunk_document(document, config, CL100K), config)
+
+
+def test_body_text_before_the_first_heading_does_not_pull_the_sections_after_it_into_its_chunk():
+    document = doc(para("Issued by the KVK, June 2024."), title("Whitefly"), para("Spray 2 ml per litre."),
+                   title("Aphids"), para("Spray 3 ml per litre."))
+    paths = [c.heading_path for c in children(chunk_document(document, None, CL100K))]
+    assert paths == [["Cotton manual"], ["Cotton manual", "Whitefly"], ["Cotton manual", "Aphids"]]

@@ -212,7 +212,7 @@ def test_ruled_grid_from_edges_and_cell_text_from_chars():
 
 @pytest.mark.parametrize("text, expected", [
     ("Table 2: Recommended insecticides", True), ("Fig. 3. Trap layout", True), ("Table 2 Recommended doses", True),
-    ("TABLE IV", True), ("तालिका 2: दवा की मात्रा", True),
+    ("TABLE IV", True), ("Table iv: Doses", True), ("तालिका 2: दवा की मात्रा", True),
     ("Table 2 brings the recommendations together stage by stage.", False), ("Figure 1a shows the trap.", False),
 ])
 def test_a_caption_is_a_label_and_number_not_a_sentence_about_the_table(text, expected):

@@ -183,11 +183,22 @@ def test_a_rotated_landscape_page_in_a_portrait_document(tmp_path):
     assert sum(1 for e in parsed.elements if e.type is ElementType.header) == 3  # running header on every page
 
 
-@pytest.mark.parametrize("rotate, turned", [(90, 90), (270, 270), (90, 0)])
-def test_pdfminer_fallback_reads_a_rotated_page_in_the_same_frame(tmp_path, rotate, turned):
+@pytest.mark.parametrize("rotate, turned, cropped", [(90, 90, False), (270, 270, False), (90, 0, False),
+                                                     (0, 0, True), (90, 90, True)])
+def test_pdfminer_fallback_reads_a_rotated_page_in_the_same_frame(tmp_path, rotate, turned, cropped):
     """pdfminer applies /Rotate itself; its re-read of a page (the fallback for fonts pdfium
-    cannot map) must give the same lines and table cells as the pdfium pass."""
+    cannot map) must give the same lines and table cells as the pdfium pass, also when the
+    crop box does not start at the media box's corner (pdfplumber measures from the media box)."""
     path = build(tmp_path / "fallback.pdf", rotate, turned=turned, pages=1)
+    if cropped:
+        document = pdfium.PdfDocument(str(path))
+        if rotate == 0:
+            document[0].set_cropbox(20, 30, A4_LONG - 10, A4_SHORT - 12)
+        else:
+            document[0].set_cropbox(30, 20, A4_SHORT - 12, A4_LONG - 10)
+        document.save(str(tmp_path / "cropped.pdf"))
+        document.close()
+        path = tmp_path / "cropped.pdf"
     document = pdfium.PdfDocument(str(path))
     fallback = PdfminerFallback(path)
     try:
@@ -247,3 +258,29 @@ def test_ocr_reads_a_rotated_page_upright_in_the_displayed_frame(tmp_path, plain
     want = next(e for e in plain.elements if e.page == 1 and "Fertiliser Schedule" in e.text)
     assert heading.bbox[0] == pytest.approx(want.bbox[0], abs=6)
     assert heading.bbox[1] == pytest.approx(want.bbox[1], abs=6)
+
+
+def test_a_page_with_upright_text_and_a_larger_table_printed_sideways_loses_no_text(tmp_path):
+    """Most of the page runs sideways, so it is read turned; the heading and paragraph a
+    viewer shows upright are then the page's "rotated" text and must stay in the body,
+    with their word spaces."""
+    pdf = FPDF(unit="pt", format=(595, 842))
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 14)
+    pdf.set_xy(50, 40)
+    pdf.cell(300, 20, "Annex 3 Seed rates")
+    pdf.set_font("Helvetica", size=10)
+    pdf.set_xy(50, 70)
+    pdf.multi_cell(495, 13, "The seed rates below apply to irrigated plots sown before the end of November.")
+    with pdf.rotation(90, x=297, y=500):
+        for row in range(14):
+            pdf.set_xy(120, 380 + 16 * row)
+            for column in range(4):
+                pdf.cell(90, 16, f"Crop {row} val {column}", border=1)
+    path = tmp_path / "mixed.pdf"
+    pdf.output(str(path))
+    text = parse_pdf(path, {"ocr": {"mode": "never"}}).canonical_text()
+    assert "Annex 3 Seed rates" in text
+    assert "The seed rates below apply to irrigated plots sown before the end of November." in text
+    assert all(f"Crop {row} val {column}" in text for row in range(14) for column in range(4))

@@ -43,7 +43,8 @@ def merge_small_sections(sections: list[Section], context: Context, settings: Ch
     merged: list[Section] = []
     position = 0
     while position < len(sections):
-        end = _subtree_end(sections, position)
+        # body text before the first heading has no heading of its own: it is nobody's parent
+        end = _subtree_end(sections, position) if sections[position].heading is not None else position + 1
         candidate = _merge(sections[position:end]) if end - position > 1 else None
         if candidate is not None and _fits_one_child(candidate, context, settings):
             merged.append(candidate)

@@ -12,7 +12,7 @@ Within a section the body is a sequence of blocks:
   when it ends with ":";
 - `TableBlock`: one table element with rows, with its caption (the element's own
   `caption`, else a caption element right before or after it, else a lead-in
-  paragraph ending with ":" right before it); an adjacent caption element (with the
+  paragraph of at most 30 words ending with ":" right before it); an adjacent caption element (with the
   same text, when the table has its own caption) or lead-in is absorbed, so it is not
   also chunked as prose, and it is repeated in every piece of the table.
 Furniture (headers, footers, page numbers) and empty elements belong to no block.
@@ -25,6 +25,11 @@ from dataclasses import dataclass, field
 from parsers.models import Document, Element, ElementType
 
 Span = tuple[int, int]
+
+#: A lead-in paragraph becomes a table's caption (repeated in every piece) only up to this
+#: many words; a longer paragraph ending with ":" stays prose, or it would be copied into
+#: every piece of a long table.
+TABLE_LEAD_IN_MAX_WORDS = 30
 
 
 @dataclass
@@ -151,7 +156,8 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
             elif is_caption(after):
                 caption_index = after
                 absorbed.add(after)
-            elif not element.caption and just_before and _is_lead_in(elements[before]):
+            elif not element.caption and just_before and _is_lead_in(elements[before]) \
+                    and len(elements[before].text.split()) <= TABLE_LEAD_IN_MAX_WORDS:
                 caption_index = before  # "Doses for sucking pests:" introduces the table like a caption
                 blocks.pop()
             blocks.append(_table_block(elements, spans, index, caption_index))
