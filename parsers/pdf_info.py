@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
 from parsers.errors import ParseError
 
-_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?")
+_DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?\s*$")
 #: An ISO 8601 date or date-time (what `pdf_date_to_iso` returns, or what some producers write
 #: instead of a PDF date): "2023-07", "2023-07-21", "2023-07-21T16:22:25-07:00", "... 16:22:25.5Z".
 _ISO = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
-                  r"(?:[Zz]|[+-](\d{2}):?(\d{2}))?)?)?$")
+                  r"(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?)?)?$")
 _BAD_TITLES = re.compile(r"^(untitled|microsoft word\b|document\d*$|slide \d+|title$|\s*$)|\.(docx?|pdf|indd|qxd|tex)\s*$",
                          re.IGNORECASE)
 
@@ -47,20 +47,29 @@ def open_pdfium(path: Path) -> pdfium.PdfDocument:
     return document
 
 
+def _iso_normalised(value: str) -> str | None:
+    """An ISO 8601 month, date or date-time in its canonical form; None when impossible."""
+    try:
+        if len(value) == 7:  # "2023-07"
+            return value if 1 <= int(value[5:]) <= 12 else None
+        if len(value) == 10:
+            return date.fromisoformat(value).isoformat()
+        return datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", value)).isoformat()
+    except ValueError:
+        return None
+
+
 def pdf_date_to_iso(value: str) -> str | None:
     """"D:20200331180255+09'00'" -> "2020-03-31T18:02:55+09:00"; None when not a PDF date.
 
-    Idempotent: a value already in ISO 8601 form comes back unchanged (surrounding white space
-    removed), or None when it names an impossible date or time ("2023-13-01")."""
-    iso = _ISO.match(value.strip())
-    if iso:
-        year, month, day, hour, minute, second, tz_h, tz_m = (int(part or 0) for part in iso.groups())
-        try:
-            datetime(year, month, day or 1, hour, minute, second)
-        except ValueError:
-            return None
-        return value.strip() if tz_h < 24 and tz_m < 60 else None
-    match = _DATE.match(value.strip())
+    Idempotent: a value already in ISO 8601 form comes back in the same form, normalised
+    ("2023-07-21 16:22" -> "2023-07-21T16:22:00", "-07" -> "-07:00"; a date or a month stays
+    one), or None when it names an impossible date or time ("2023-13-01"). Anything else
+    that is not a whole PDF date ("2023/07/21", "2023-7-21") is None, never a guess."""
+    value = value.strip()
+    if _ISO.match(value):
+        return _iso_normalised(value)
+    match = _DATE.match(value)
     if not match:
         return None
     year, month, day, hour, minute, second, sign, tz_h, tz_m = match.groups()

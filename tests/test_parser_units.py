@@ -230,7 +230,11 @@ def test_pdf_date_to_iso_is_idempotent_on_iso_dates():
     # a producer that writes ISO 8601 instead of a PDF date: kept, not read as "2023, zone -07:00"
     assert pdf_date_to_iso("2023-07-21T16:22:25-07:00") == "2023-07-21T16:22:25-07:00"
     assert pdf_date_to_iso(" 2023-07-21 ") == "2023-07-21"
-    assert pdf_date_to_iso("2023-07-21T16:22:25.5Z") == "2023-07-21T16:22:25.5Z"
+    assert pdf_date_to_iso("2023-07-21T16:22:25.5Z") == "2023-07-21T16:22:25.500000+00:00"
+    assert pdf_date_to_iso("2023-07-21 16:22") == "2023-07-21T16:22:00"
+    assert pdf_date_to_iso("2023-07-21T16:22:25-07") == "2023-07-21T16:22:25-07:00"
+    # near-dates are not guessed into another date (the "-7" is not a time zone)
+    assert pdf_date_to_iso("2023-7-21") is None and pdf_date_to_iso("2023/07/21") is None
     for raw in ("D:20200331180255+09'00'", "D:20240601090000Z", "D:2020"):
         once = pdf_date_to_iso(raw)
         assert once is not None and pdf_date_to_iso(once) == once
