@@ -30,6 +30,7 @@ import statistics
 import unicodedata
 from typing import Any
 
+from parsers.headings import heading_shape_ok
 from parsers.models import Element, ElementType, TextSource, table_rows_to_text
 from parsers.ocr_tables import Table, lines_to_tables
 from parsers.ocr_words import BodyText, Line, Word, body_text, data_to_words, join_lines, words_to_lines
@@ -132,8 +133,11 @@ def paragraph_to_elements(lines: list[Line], body: BodyText, page_no: int, scale
         words = [w for line in group for w in line.words]
         text = join_lines([ln.text for ln in group])
         group_kind = kind
-        if group_kind == "title" and text.endswith(SENTENCE_ENDS) and len(text.split()) > TITLE_MAX_SENTENCE_WORDS:
-            group_kind = "para"  # large print, but a sentence: a pull quote or an intro, not a heading
+        if group_kind == "title" and (text.endswith(SENTENCE_ENDS) and len(text.split()) > TITLE_MAX_SENTENCE_WORDS
+                                      or not heading_shape_ok(text)):
+            # large print, but a sentence (a pull quote, an intro) or a key figure with its label
+            # ("New jobs created 2,32,822"): the text layer's heading-shape rules apply here too
+            group_kind = "para"
         if group_kind == "title":
             level = min(heading_level(body.size(line)) or BOLD_HEADING_LEVEL for line in group)
             elements.append(_element(ElementType.title, words, text, page_no, scale, heading_level=level))

@@ -267,3 +267,14 @@ def test_a_bold_first_row_is_the_table_header():
     page.line(1, 1, 3, 380, [("Zinc", 100), ("Low", 600)])
     elements, _ = elements_of(page)
     assert elements[0].type is ElementType.table and elements[0].header_rows == 1
+
+
+def test_a_big_key_figure_with_its_label_is_not_a_heading():
+    page = Page()
+    page.line(1, 1, 1, 100, "Employment Creation", height=48, advance=32)
+    page.line(2, 1, 1, 200, "New jobs created 2,32,822", height=48, advance=32)
+    prose(page, 3, 300, ["Reliance added jobs across its retail and digital services businesses during",
+                         "the year under review."])
+    elements, _ = elements_of(page)
+    assert [(e.type, e.text) for e in elements[:2]] == [(ElementType.title, "Employment Creation"),
+                                                         (ElementType.paragraph, "New jobs created 2,32,822")]
