@@ -38,7 +38,7 @@ from parsers.errors import ConfigError
 from parsers.settings import ParseSettings, StageSettings
 
 #: Bump when a change to parse/chunk/enrich code should make the next run reprocess every document.
-PIPELINE_VERSION = "1"
+PIPELINE_VERSION = "2"  # 2: section merging, heading rules, /Rotate frames (2026-11-29)
 
 
 #: Languages the detector chooses from by default: the team's (en, hi, mr), other Indian

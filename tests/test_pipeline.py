@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ingest.cli import app
+from ingest.settings import PIPELINE_VERSION
 from storage import document_id_for, load_chunks, open_database, run_query
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -171,11 +172,12 @@ def test_settings_change_reprocesses_and_force_reprocesses(folder, tmp_path):
 def test_pipeline_version_change_reprocesses(folder, tmp_path, monkeypatch):
     db = tmp_path / "i.db"
     run(folder, db)
-    monkeypatch.setattr("ingest.discover.PIPELINE_VERSION", "2")
-    monkeypatch.setattr("ingest.pipeline.PIPELINE_VERSION", "2")
+    newer = str(int(PIPELINE_VERSION) + 1)
+    monkeypatch.setattr("ingest.discover.PIPELINE_VERSION", newer)
+    monkeypatch.setattr("ingest.pipeline.PIPELINE_VERSION", newer)
     assert run(folder, db).exit_code == 0
     assert set(outcomes(db, 2).values()) == {"changed"}
-    assert run_query(str(db), "select distinct pipeline_version from documents").rows == [["2"]]
+    assert run_query(str(db), "select distinct pipeline_version from documents").rows == [[newer]]
 
 
 def test_chunk_settings_and_pipeline_version_are_stored_per_document(folder, tmp_path):
@@ -183,7 +185,7 @@ def test_chunk_settings_and_pipeline_version_are_stored_per_document(folder, tmp
     run(folder, db)
     rows = run_query(str(db), "select pipeline_version, json_extract(settings, '$.chunk.child_max_tokens'), "
                               "json_extract(settings, '$.chunk.encoding') from documents").rows
-    assert rows == [["1", 300, "cl100k_base"]] * 3
+    assert rows == [[PIPELINE_VERSION, 300, "cl100k_base"]] * 3
 
 
 def test_path_rules_and_sidecar_metadata_reach_the_chunks(tmp_path):
