@@ -322,7 +322,7 @@ def _rotated_run_text(run: list[Char]) -> str:
         vertical = abs(char.top - prev.top) > abs(char.x0 - prev.x0)
         gap = max(char.top - prev.bottom, prev.top - char.bottom) if vertical else \
             max(char.x0 - prev.x1, prev.x0 - char.x1)
-        if gap > SPACE_GAP_EM * (char.size or 1.0) and not char.is_space and not prev.is_space:
+        if gap > SPACE_GAP_EM * (char.size or 1.0):  # drawn spaces never get here (chars_to_segments)
             parts.append(" ")
         parts.append(char.text)
     return "".join(parts)

@@ -11,10 +11,11 @@ Within a section the body is a sequence of blocks:
 - `ListBlock`: consecutive list items, with the paragraph just before them as lead-in
   when it ends with ":";
 - `TableBlock`: one table element with rows, with its caption (the element's own
-  `caption`, else a caption element right before or after it, else a lead-in
-  paragraph of at most 30 words ending with ":" right before it); an adjacent caption element (with the
-  same text, when the table has its own caption) or lead-in is absorbed, so it is not
-  also chunked as prose, and it is repeated in every piece of the table.
+  `caption`, else a caption element right before or after it, else a lead-in paragraph
+  of at most `TABLE_LEAD_IN_MAX_WORDS` words ending with ":" right before it); an
+  adjacent caption element (with the same text, when the table has its own caption) or
+  lead-in is absorbed, so it is not also chunked as prose, and it is repeated in every
+  piece of the table.
 Furniture (headers, footers, page numbers) and empty elements belong to no block.
 """
 
