@@ -28,8 +28,8 @@ import pypdfium2 as pdfium
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.eval_scoring import word_recall  # noqa: E402
-from parsers.ocr import ocr_pages  # noqa: E402
+from ingest.evaluation.scoring import word_recall  # noqa: E402 - after the sys.path line
+from parsers.ocr.tesseract import ocr_pages  # noqa: E402
 from parsers.settings import OcrSettings  # noqa: E402
 
 FIXTURES = ROOT / "fixtures"
@@ -69,8 +69,9 @@ def recall_at(dpi: int) -> dict[str, float]:
         truth = json.loads((FIXTURES / f"{name}.truth.json").read_text(encoding="utf-8"))
         expected = "\n".join(b["text"] for b in truth["blocks"] if b["page"] == page_no)
         result = ocr_pages(FIXTURES / f"{name}.pdf", [page_no], OcrSettings(dpi=dpi, languages=lang))[page_no]
-        scores[f"{name} p{page_no} ({lang})"] = word_recall(expected, "\n".join(
-            e.text for e in result.elements if not e.is_furniture))
+        scores[f"{name} p{page_no} ({lang})"] = word_recall(
+            expected, "\n".join(e.text for e in result.elements if not e.is_furniture)
+        )
     return scores
 
 
@@ -80,8 +81,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per configuration; the fastest is reported")
     args = parser.parse_args()
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    print(f"cores: {os.cpu_count()}, pages: {args.pages}, OMP_THREAD_LIMIT={os.environ['OMP_THREAD_LIMIT']}, "
-          f"load average before: {os.getloadavg()[0]:.2f}\n")
+    print(
+        f"cores: {os.cpu_count()}, pages: {args.pages}, OMP_THREAD_LIMIT={os.environ['OMP_THREAD_LIMIT']}, "
+        f"load average before: {os.getloadavg()[0]:.2f}\n"
+    )
     configs = [(dpi, workers) for dpi in (200, 300) for workers in (1, 2)]
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scans.pdf"
@@ -93,8 +96,10 @@ def main() -> None:
             for dpi, workers in configs:
                 runs[(dpi, workers)].append(time_run(path, args.pages, dpi, workers))
     # the least-disturbed run: other processes only ever add time
-    rows = [(dpi, workers, min(r[0] for r in runs[(dpi, workers)]), min(r[1] for r in runs[(dpi, workers)]),
-             recall[dpi]) for dpi, workers in configs]
+    rows = [
+        (dpi, workers, min(r[0] for r in runs[(dpi, workers)]), min(r[1] for r in runs[(dpi, workers)]), recall[dpi])
+        for dpi, workers in configs
+    ]
     print(f"load average after: {os.getloadavg()[0]:.2f}\n")
     names = list(rows[0][4])
     print("| dpi | workers | wall s/page | CPU s/page | " + " | ".join(f"recall {n}" for n in names) + " |")

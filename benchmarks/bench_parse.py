@@ -64,8 +64,9 @@ print(json.dumps({{"pages": pages, "seconds": elapsed, "peak_mb": peak_mb}}))
 
 def run_child(tool: str, path: Path, max_pages: int) -> dict:
     code = CHILD.format(root=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", code, tool, str(path), str(max_pages)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code, tool, str(path), str(max_pages)], capture_output=True, text=True, check=False
+    )
     if done.returncode != 0:
         return {"error": done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"}
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -94,16 +95,23 @@ def main() -> None:
             peaks[name] = max(peaks[name], result["peak_mb"])
         ours_rate = ours["pages"] / ours["seconds"]
         base_rate = base["pages"] / base["seconds"]
-        rows.append(f"| {path.name} | {ours['pages']} | {ours_rate:.1f} | {base_rate:.1f} | {ours_rate / base_rate:.1f}x "
-                    f"| {ours['peak_mb']:.0f} | {base['peak_mb']:.0f} |")
+        rows.append(
+            f"| {path.name} | {ours['pages']} | {ours_rate:.1f} | {base_rate:.1f} | {ours_rate / base_rate:.1f}x "
+            f"| {ours['peak_mb']:.0f} | {base['peak_mb']:.0f} |"
+        )
         print(rows[-1], file=sys.stderr, flush=True)
     ours_total = totals["parse_pdf"][0] / max(totals["parse_pdf"][1], 1e-9)
     base_total = totals["pdfplumber"][0] / max(totals["pdfplumber"][1], 1e-9)
-    print("| file | pages | parse_pdf pages/s | pdfplumber words+tables pages/s | ratio | parse_pdf peak MB | pdfplumber peak MB |")
+    print(
+        "| file | pages | parse_pdf pages/s | pdfplumber words+tables pages/s | ratio | parse_pdf peak MB "
+        "| pdfplumber peak MB |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     print("\n".join(rows))
-    print(f"| **total** | {totals['parse_pdf'][0]} | **{ours_total:.1f}** | **{base_total:.1f}** | "
-          f"**{ours_total / base_total:.1f}x** | {peaks['parse_pdf']:.0f} (max) | {peaks['pdfplumber']:.0f} (max) |")
+    print(
+        f"| **total** | {totals['parse_pdf'][0]} | **{ours_total:.1f}** | **{base_total:.1f}** | "
+        f"**{ours_total / base_total:.1f}x** | {peaks['parse_pdf']:.0f} (max) | {peaks['pdfplumber']:.0f} (max) |"
+    )
 
 
 if __name__ == "__main__":

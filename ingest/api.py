@@ -4,26 +4,50 @@
     summary = run(["pdfs/"], db="ingest.db", config="ingest.toml", workers=2)
     result = query("ingest.db", "select id, title from documents")
 
-Errors are raised as the project's exceptions (parsers.errors); document failures inside
+Errors are raised as the project's exceptions (ingest.contracts.errors); document failures inside
 a run are not raised but recorded and returned in the summary.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ingest.pipeline import ReprocessResult, RunSummary, reprocess_document, run_pipeline, Observer
-from ingest.settings import PipelineSettings, load_settings
-from storage import (DEFAULT_DB, QueryResult, find_document, list_runs, load_chunks, load_document, open_database,
-                     run_items, run_query)
-from storage.runs import LockHolder, force_unlock
+from ingest.contracts.files import DEFAULT_DB
+
+if TYPE_CHECKING:
+    from ingest.contracts.evaluation import EvalReport
+    from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
+    from storage.query import QueryResult
+    from storage.runs import LockHolder
+
+#: Names this module offers that live lower down, imported on first use: `ingest --help` and
+#: `ingest query` must not pay for the parser, the chunker and the worker pool.
+_LAZY = {
+    "EvalReport": "ingest.contracts.evaluation",
+    "RunSummary": "ingest.pipeline.batch",
+    "ReprocessResult": "ingest.pipeline.batch",
+    "PipelineSettings": "ingest.pipeline.settings",
+    "load_settings": "ingest.pipeline.settings",
+    "QueryResult": "storage.query",
+    "LockHolder": "storage.runs",
+}
 
 
-def cli_overrides(workers: int | None = None, timeout: float | None = None, ocr: str | None = None,
-                  ocr_lang: str | None = None) -> dict[str, Any]:
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'ingest.api' has no attribute {name!r}")
+
+
+def cli_overrides(
+    workers: int | None = None, timeout: float | None = None, ocr: str | None = None, ocr_lang: str | None = None
+) -> dict[str, Any]:
     """Nested settings overrides from command-line style options (None = not given)."""
     overrides: dict[str, Any] = {}
     if workers is not None:
@@ -36,21 +60,61 @@ def cli_overrides(workers: int | None = None, timeout: float | None = None, ocr:
     return overrides
 
 
-def run(paths: list[str | os.PathLike], *, db: str | None = None, config: str | os.PathLike | None = None,
-        force: bool = False, observer: Observer | None = None, **options: Any) -> RunSummary:
+def run(
+    paths: list[str | os.PathLike],
+    *,
+    db: str | None = None,
+    config: str | os.PathLike | None = None,
+    force: bool = False,
+    observer: Observer | None = None,
+    **options: Any,
+) -> RunSummary:
     """`ingest run`: the batch over folders/files. `options`: workers, timeout, ocr, ocr_lang."""
+    from ingest.pipeline.batch import run_pipeline
+    from ingest.pipeline.settings import load_settings
+
     settings = load_settings(config, cli_overrides(**options))
     return run_pipeline(paths, settings, db=db or settings.store.db, force=force, observer=observer)
 
 
-def reprocess(id_or_path: str, *, db: str = DEFAULT_DB, config: str | os.PathLike | None = None,
-              **options: Any) -> ReprocessResult:
+def reprocess(
+    id_or_path: str, *, db: str = DEFAULT_DB, config: str | os.PathLike | None = None, **options: Any
+) -> ReprocessResult:
     """`ingest reprocess`: one document again, atomically; returns chunk counts before/after."""
+    from ingest.pipeline.batch import reprocess_document
+
     return reprocess_document(id_or_path, db=db, config=config, overrides=cli_overrides(**options))
+
+
+def evaluate(
+    golden: str | os.PathLike,
+    *,
+    db: str = DEFAULT_DB,
+    config: str | os.PathLike | None = None,
+    strategies: Sequence[str] | None = None,
+    ks: Sequence[int] | None = None,
+    budget: int | None = None,
+    chunk_settings: Mapping[str, Any] | None = None,
+) -> EvalReport:
+    """`ingest eval`: re-chunk the stored documents with each strategy, measure hit@k on the golden
+    set and store one `eval_runs` row per strategy. None = the defaults (all strategies, k 1/4/10,
+    a 1,200-token budget); `chunk_settings` override the config file's `[chunk]` table."""
+    from ingest.evaluation import evaluate as evaluation
+
+    return evaluation.evaluate_golden(
+        db,
+        golden,
+        strategies=strategies or evaluation.STRATEGIES,
+        ks=ks or evaluation.DEFAULT_KS,
+        budget_tokens=evaluation.DEFAULT_BUDGET_TOKENS if budget is None else budget,
+        chunk_settings=evaluation.eval_chunk_settings(config, chunk_settings),
+    )
 
 
 def query(db: str, sql: str, parameters: dict | list | None = None) -> QueryResult:
     """`ingest query`: one SQL statement on a read-only connection."""
+    from storage.query import run_query
+
     return run_query(db, sql, parameters)
 
 
@@ -114,28 +178,60 @@ def _cut(position: int, spans: list[tuple[int, int, int]], end: bool) -> str:
 
 def show(db: str, id_or_path: str) -> DocumentView:
     """`ingest show`: a document's elements and chunks, with where each chunk's cuts fell."""
+    from storage import find_document, load_chunks, load_document, open_database
+
     with open_database(db, create=False) as database:
         row = find_document(database, id_or_path)
         document = load_document(database, row.id)
         chunks = load_chunks(database, row.id)
     spans = [(seq, span[0], span[1]) for seq, span in enumerate(document.body_spans()) if span is not None]
     span_of = {seq: (start, stop) for seq, start, stop in spans}
-    elements = [ElementView(seq=seq, page=element.page, type=element.type.value,
-                            heading_level=element.heading_level, text=element.text,
-                            char_start=span_of.get(seq, (None, None))[0], char_end=span_of.get(seq, (None, None))[1])
-                for seq, element in enumerate(document.elements)]
-    views = [ChunkView(seq=chunk.index, kind=chunk.kind, parent_seq=chunk.parent,
-                       pages=f"{chunk.page_start}" if chunk.page_start == chunk.page_end
-                       else f"{chunk.page_start}-{chunk.page_end}",
-                       char_start=chunk.char_start, char_end=chunk.char_end, token_count=chunk.token_count,
-                       language=chunk.language, heading_path=chunk.heading_path, element_seqs=chunk.element_indexes,
-                       starts=_cut(chunk.char_start, spans, end=False), ends=_cut(chunk.char_end, spans, end=True),
-                       over_embedding_limit=bool(chunk.metadata.get("over_embedding_limit")), body=chunk.body)
-             for chunk in chunks]
-    return DocumentView(id=row.id, source_path=row.source_path, status=row.status, title=row.title,
-                        page_count=row.page_count, error=row.error, pipeline_version=row.pipeline_version,
-                        ingested_at=row.ingested_at, metadata=dict(row.metadata_ or {}), elements=elements,
-                        chunks=views)
+    elements = [
+        ElementView(
+            seq=seq,
+            page=element.page,
+            type=element.type.value,
+            heading_level=element.heading_level,
+            text=element.text,
+            char_start=span_of.get(seq, (None, None))[0],
+            char_end=span_of.get(seq, (None, None))[1],
+        )
+        for seq, element in enumerate(document.elements)
+    ]
+    views = [
+        ChunkView(
+            seq=chunk.index,
+            kind=chunk.kind,
+            parent_seq=chunk.parent,
+            pages=f"{chunk.page_start}"
+            if chunk.page_start == chunk.page_end
+            else f"{chunk.page_start}-{chunk.page_end}",
+            char_start=chunk.char_start,
+            char_end=chunk.char_end,
+            token_count=chunk.token_count,
+            language=chunk.language,
+            heading_path=chunk.heading_path,
+            element_seqs=chunk.element_indexes,
+            starts=_cut(chunk.char_start, spans, end=False),
+            ends=_cut(chunk.char_end, spans, end=True),
+            over_embedding_limit=bool(chunk.metadata.get("over_embedding_limit")),
+            body=chunk.body,
+        )
+        for chunk in chunks
+    ]
+    return DocumentView(
+        id=row.id,
+        source_path=row.source_path,
+        status=row.status,
+        title=row.title,
+        page_count=row.page_count,
+        error=row.error,
+        pipeline_version=row.pipeline_version,
+        ingested_at=row.ingested_at,
+        metadata=dict(row.metadata_ or {}),
+        elements=elements,
+        chunks=views,
+    )
 
 
 class RunInfo(BaseModel):
@@ -180,26 +276,49 @@ class RunHistory(BaseModel):
     last_run_problems: list[RunItemInfo] = Field(description="failed items and items with over-limit chunks")
 
 
-def runs(db: str, limit: int = 20, run_id: int | None = None,
-         outcomes: tuple[str, ...] | None = None) -> RunHistory:
+def runs(db: str, limit: int = 20, run_id: int | None = None, outcomes: tuple[str, ...] | None = None) -> RunHistory:
     """`ingest runs`: recent runs, newest first, and the failures (or chosen outcomes) of one run
     (the last by default)."""
+    from storage import list_runs, open_database, run_items
+
     with open_database(db, create=False) as database:
         history = [RunInfo.model_validate(row) for row in list_runs(database, limit)]
         target = run_id if run_id is not None else (history[0].id if history else None)
         problems: list[RunItemInfo] = []
         if target is not None:
             items = run_items(database, target, outcomes)
-            problems = [RunItemInfo.model_validate(item) for item in items
-                        if outcomes or item.outcome in ("failed", "still_failed") or item.over_limit_chunks]
+            problems = [
+                RunItemInfo.model_validate(item)
+                for item in items
+                if outcomes or item.outcome in ("failed", "still_failed") or item.over_limit_chunks
+            ]
     return RunHistory(runs=history, last_run_problems=problems)
 
 
 def unlock(db: str) -> LockHolder | None:
     """`ingest unlock`: clear the writer lock left by a process that cannot be checked (another host)."""
+    from storage import open_database
+    from storage.runs import force_unlock
+
     with open_database(db, create=False) as database:
         return force_unlock(database)
 
 
-__all__ = ["DocumentView", "PipelineSettings", "QueryResult", "ReprocessResult", "RunHistory", "RunSummary",
-           "load_settings", "query", "reprocess", "run", "runs", "show", "unlock"]
+# Some of these names come from `__getattr__` (`_LAZY`), which ruff cannot see.
+__all__ = [  # noqa: F822
+    "DocumentView",
+    "EvalReport",
+    "PipelineSettings",
+    "QueryResult",
+    "ReprocessResult",
+    "RunHistory",
+    "RunSummary",
+    "evaluate",
+    "load_settings",
+    "query",
+    "reprocess",
+    "run",
+    "runs",
+    "show",
+    "unlock",
+]

@@ -23,13 +23,15 @@ from ingest.chunking.merge import sections_to_chunk
 from ingest.chunking.packing import Context
 from ingest.chunking.parents import section_to_drafts
 from ingest.chunking.render import ElementIndex, draft_to_chunk, measure_overlaps
-from ingest.models import Chunk, ChunkSettings
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document
 from ingest.tokens import TokenCounter, tiktoken_counter
-from parsers.models import Document
 
 
-def chunk_document(document: Document, settings: ChunkSettings | dict | None = None,
-                   counter: TokenCounter | None = None) -> list[Chunk]:
+def chunk_document(
+    document: Document, settings: ChunkSettings | dict | None = None, counter: TokenCounter | None = None
+) -> list[Chunk]:
     """Split a parsed document into chunks with the strategy named in `settings.strategy`."""
     settings = ChunkSettings.resolve(settings)
     counter = counter or tiktoken_counter(settings.encoding)
@@ -49,11 +51,31 @@ def structure_chunks(document: Document, context: Context, settings: ChunkSettin
         meta = {"section": section.index, **({"heading_path_truncated": True} if cut else {})}
         for parent, children in section_to_drafts(section, context, settings):
             parent_index = len(chunks)
-            chunks.append(draft_to_chunk(parent, parent_index, "parent", None, elements,
-                                         settings.parent_max_tokens, settings.embedding_limit, meta))
+            chunks.append(
+                draft_to_chunk(
+                    parent,
+                    parent_index,
+                    "parent",
+                    None,
+                    elements,
+                    settings.parent_max_tokens,
+                    settings.embedding_limit,
+                    meta,
+                )
+            )
             for child in children:
-                chunks.append(draft_to_chunk(child, len(chunks), "child", parent_index, elements,
-                                             settings.child_max_tokens, settings.embedding_limit, meta))
+                chunks.append(
+                    draft_to_chunk(
+                        child,
+                        len(chunks),
+                        "child",
+                        parent_index,
+                        elements,
+                        settings.child_max_tokens,
+                        settings.embedding_limit,
+                        meta,
+                    )
+                )
     measure_overlaps(chunks, context)
     return chunks
 

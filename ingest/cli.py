@@ -19,7 +19,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import typer
 from rich import box
@@ -27,17 +27,29 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ingest import api
-from parsers.errors import (ConfigError, DocumentNotFoundError, IngestError, OcrUnavailableError, QueryError,
-                            RunLockedError, StorageError)
+from ingest.contracts.errors import (
+    ConfigError,
+    DocumentNotFoundError,
+    IngestError,
+    OcrUnavailableError,
+    QueryError,
+    RunLockedError,
+    StorageError,
+)
+
+if TYPE_CHECKING:
+    from ingest import api
 
 EXIT_OK, EXIT_FAILED_DOCUMENTS, EXIT_USAGE, EXIT_LOCKED, EXIT_DATABASE, EXIT_NOT_FOUND, EXIT_QUERY = 0, 1, 2, 3, 4, 5, 6
 
 app = typer.Typer(
     help="Turn folders of PDFs into retrieval-ready chunks in one SQLite file, and read them with SQL.\n\n"
-         "Exit codes: 0 ok; 1 some documents failed; 2 usage/config error; 3 database locked by another run; "
-         "4 database/schema error; 5 document not found; 6 query error or write refused.",
-    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+    "Exit codes: 0 ok; 1 some documents failed; 2 usage/config error; 3 database locked by another run; "
+    "4 database/schema error; 5 document not found; 6 query error or write refused.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
 
 #: Width of tables written to a pipe or a log file (no terminal, no COLUMNS): rich would
 #: squeeze them into 80 columns and wrap every path and heading; a nightly log wants one
@@ -56,10 +68,18 @@ def say(text: str, *, stderr: bool = False) -> None:
     """One plain line (no rich markup, no hard wrapping: paths and messages stay greppable)."""
     _console(stderr).print(text, markup=False, highlight=False, soft_wrap=True)
 
-DbOption = typer.Option("ingest.db", "--db", envvar="INGEST_DB",
-                        help="Database file path or SQLAlchemy URL (env INGEST_DB).")
-ConfigOption = typer.Option(None, "--config", "-c", exists=True, dir_okay=False,
-                            help="TOML or JSON settings file (format in the README, 'Configuration file'); unknown keys are an error.")
+
+DbOption = typer.Option(
+    "ingest.db", "--db", envvar="INGEST_DB", help="Database file path or SQLAlchemy URL (env INGEST_DB)."
+)
+ConfigOption = typer.Option(
+    None,
+    "--config",
+    "-c",
+    exists=True,
+    dir_okay=False,
+    help="TOML or JSON settings file (format in the README, 'Configuration file'); unknown keys are an error.",
+)
 
 
 class OcrMode(str, Enum):
@@ -106,12 +126,15 @@ def run(
     db: str = DbOption,
     config: Optional[Path] = ConfigOption,
     force: bool = typer.Option(False, "--force", help="Reprocess every file even if unchanged."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", min=0,
-                                          help="Worker processes (default: the CPU count); 0 = in this process."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", min=1,
-                                            help="Seconds one document may take before it is failed (default: 600)."),
-    ocr: Optional[OcrMode] = typer.Option(None, "--ocr", help="When to OCR pages (default: auto, the pages without a "
-                                                               "usable text layer)."),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", "-w", min=0, help="Worker processes (default: the CPU count); 0 = in this process."
+    ),
+    timeout: Optional[float] = typer.Option(
+        None, "--timeout", min=1, help="Seconds one document may take before it is failed (default: 600)."
+    ),
+    ocr: Optional[OcrMode] = typer.Option(
+        None, "--ocr", help="When to OCR pages (default: auto, the pages without a usable text layer)."
+    ),
     ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
@@ -122,9 +145,20 @@ def run(
     Exit code 1 when any document failed.
     """
     with _progress(quiet) as observer:
-        summary = call(api.run, [str(path) for path in paths], db=db, config=config, force=force,
-                       observer=observer, workers=workers, timeout=timeout,
-                       ocr=ocr.value if ocr else None, ocr_lang=ocr_lang)
+        from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+        summary = call(
+            api.run,
+            [str(path) for path in paths],
+            db=db,
+            config=config,
+            force=force,
+            observer=observer,
+            workers=workers,
+            timeout=timeout,
+            ocr=ocr.value if ocr else None,
+            ocr_lang=ocr_lang,
+        )
     _print_summary(summary)
     if summary.failed:
         say(f"error: {len(summary.failed)} document(s) failed; details: `ingest runs --db {db}`", stderr=True)
@@ -135,9 +169,20 @@ class _progress:
     """A rich progress bar on stderr fed by the pipeline's observer callback."""
 
     def __init__(self, quiet: bool):
-        self.bar = None if quiet else Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TimeRemainingColumn(), TextColumn("{task.fields[last]}"), console=_console(stderr=True), transient=False)
+        self.bar = (
+            None
+            if quiet
+            else Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[last]}"),
+                console=_console(stderr=True),
+                transient=False,
+            )
+        )
         self.task = None
 
     def __enter__(self):
@@ -162,25 +207,36 @@ class _progress:
 
 
 def _print_summary(summary: api.RunSummary) -> None:
-    table = Table(title=f"run {summary.run_id}: {summary.seconds:.1f} s", title_justify="left", box=box.SIMPLE,
-                  show_header=False)
+    table = Table(
+        title=f"run {summary.run_id}: {summary.seconds:.1f} s", title_justify="left", box=box.SIMPLE, show_header=False
+    )
     table.add_column("what")
     table.add_column("count", justify="right")
     counts = summary.counts
-    for label, key in (("new", "new"), ("changed", "changed"), ("unchanged", "unchanged"), ("removed", "removed"),
-                       ("failed", "failed"), ("still failed (not retried)", "still_failed")):
+    for label, key in (
+        ("new", "new"),
+        ("changed", "changed"),
+        ("unchanged", "unchanged"),
+        ("removed", "removed"),
+        ("failed", "failed"),
+        ("still failed (not retried)", "still_failed"),
+    ):
         table.add_row(label, str(counts.get(key, 0)))
     table.add_row("chunks written", str(summary.chunks_written))
     table.add_row("chunks over the embedding limit", str(summary.over_limit_chunks))
     _console().print(table)
     if summary.over_limit_chunks:
-        say(f"warning: {summary.over_limit_chunks} chunk(s) exceed the embedding-model limit "
-            "(chunks.over_embedding_limit = 1)")
+        say(
+            f"warning: {summary.over_limit_chunks} chunk(s) exceed the embedding-model limit "
+            "(chunks.over_embedding_limit = 1)"
+        )
     for item in summary.failed:
         say(f"failed: {item.path}: [{item.stage}] {item.message}")
     if counts.get("still_failed"):
-        say(f"{counts['still_failed']} file(s) unchanged since they failed were not retried "
-            "(fix them, or use --force / `ingest reprocess`)")
+        say(
+            f"{counts['still_failed']} file(s) unchanged since they failed were not retried "
+            "(fix them, or use --force / `ingest reprocess`)"
+        )
 
 
 @app.command()
@@ -196,21 +252,32 @@ def reprocess(
 
     Uses the settings stored with the document, then --config, then the options given here.
     """
-    result = call(api.reprocess, document, db=db, config=config, timeout=timeout,
-                  ocr=ocr.value if ocr else None, ocr_lang=ocr_lang)
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    result = call(
+        api.reprocess,
+        document,
+        db=db,
+        config=config,
+        timeout=timeout,
+        ocr=ocr.value if ocr else None,
+        ocr_lang=ocr_lang,
+    )
     item = result.item
     if item.outcome == "failed":
         say(f"error: {item.path}: [{item.stage}] {item.message} (recorded in run {result.run_id})", stderr=True)
         raise typer.Exit(EXIT_FAILED_DOCUMENTS)
-    say(f"{item.document_id}  {item.path}\nchunks: {item.chunks_before} -> {item.chunks_after}"
-        f"  ({item.seconds or 0:.1f} s, run {result.run_id})")
+    say(
+        f"{item.document_id}  {item.path}\nchunks: {item.chunks_before} -> {item.chunks_after}"
+        f"  ({item.seconds or 0:.1f} s, run {result.run_id})"
+    )
     if item.over_limit_chunks:
         say(f"warning: {item.over_limit_chunks} chunk(s) exceed the embedding-model limit")
 
 
 @app.command()
 def query(
-    sql: str = typer.Argument(..., help="One SQL statement, e.g. \"select id, title from documents\"."),
+    sql: str = typer.Argument(..., help='One SQL statement, e.g. "select id, title from documents".'),
     db: str = DbOption,
     output: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
 ) -> None:
@@ -220,6 +287,8 @@ def query(
     Example: ingest query "select c.id, bm25(chunks_fts) from chunks_fts join chunks c on c.id =
     chunks_fts.rowid where chunks_fts match 'whitefly' order by 2 limit 5"
     """
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
     result = call(api.query, db, sql)
     if output is Format.json:
         from storage.query import result_to_json
@@ -245,12 +314,16 @@ def show(
     width: int = typer.Option(70, "--width", min=10, help="Characters of each text shown in tables."),
 ) -> None:
     """Show a document's elements and chunks, and where each chunk's cuts fell between elements."""
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
     view = call(api.show, db, document)
     if as_json:
         sys.stdout.write(view.model_dump_json(indent=2) + "\n")
         return
-    say(f"{view.id}  {view.source_path}\nstatus {view.status}, {view.page_count} page(s), "
-        f"title: {view.title!r}, pipeline {view.pipeline_version}, ingested {view.ingested_at}")
+    say(
+        f"{view.id}  {view.source_path}\nstatus {view.status}, {view.page_count} page(s), "
+        f"title: {view.title!r}, pipeline {view.pipeline_version}, ingested {view.ingested_at}"
+    )
     if view.error:
         say(f"error: {view.error}")
     say(f"metadata: {json.dumps(view.metadata, ensure_ascii=False)}")
@@ -260,13 +333,33 @@ def show(
         span = "-" if element.char_start is None else f"{element.char_start}-{element.char_end}"
         elements.add_row(str(element.seq), str(element.page), kind, span, _clip(element.text, width))
     _console().print(elements)
-    chunks = Table("#", "kind", "parent", "pages", "tokens", "lang", "elements", "cut at start", "cut at end",
-                   "body", title="chunks", title_justify="left")
+    chunks = Table(
+        "#",
+        "kind",
+        "parent",
+        "pages",
+        "tokens",
+        "lang",
+        "elements",
+        "cut at start",
+        "cut at end",
+        "body",
+        title="chunks",
+        title_justify="left",
+    )
     for chunk in view.chunks:
-        chunks.add_row(str(chunk.seq), chunk.kind, "" if chunk.parent_seq is None else str(chunk.parent_seq),
-                       chunk.pages, f"{chunk.token_count}{' !' if chunk.over_embedding_limit else ''}",
-                       chunk.language or "", _span_list(chunk.element_seqs), chunk.starts, chunk.ends,
-                       _clip(chunk.body, width))
+        chunks.add_row(
+            str(chunk.seq),
+            chunk.kind,
+            "" if chunk.parent_seq is None else str(chunk.parent_seq),
+            chunk.pages,
+            f"{chunk.token_count}{' !' if chunk.over_embedding_limit else ''}",
+            chunk.language or "",
+            _span_list(chunk.element_seqs),
+            chunk.starts,
+            chunk.ends,
+            _clip(chunk.body, width),
+        )
     _console().print(chunks)
 
 
@@ -287,16 +380,29 @@ def runs(
     as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
 ) -> None:
     """Run history (newest first) and the failures of the last run, with stage and message."""
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
     history = call(api.runs, db, limit, run_id)
     if as_json:
         sys.stdout.write(history.model_dump_json(indent=2) + "\n")
         return
-    table = Table("run", "command", "started", "status", "new", "changed", "unchanged", "removed", "failed",
-                  "chunks", "seconds")
+    table = Table(
+        "run", "command", "started", "status", "new", "changed", "unchanged", "removed", "failed", "chunks", "seconds"
+    )
     for info in history.runs:
-        table.add_row(str(info.id), info.command, info.started_at[:19], info.status, str(info.new),
-                      str(info.changed), str(info.unchanged), str(info.removed), str(info.failed),
-                      str(info.chunks_written), "" if info.seconds is None else f"{info.seconds:.1f}")
+        table.add_row(
+            str(info.id),
+            info.command,
+            info.started_at[:19],
+            info.status,
+            str(info.new),
+            str(info.changed),
+            str(info.unchanged),
+            str(info.removed),
+            str(info.failed),
+            str(info.chunks_written),
+            "" if info.seconds is None else f"{info.seconds:.1f}",
+        )
     _console().print(table)
     for item in history.last_run_problems:
         detail = f"[{item.stage}] {item.message}" if item.stage else (item.message or "")
@@ -306,13 +412,18 @@ def runs(
 @app.command()
 def unlock(db: str = DbOption) -> None:
     """Clear the writer lock left by a crashed run on ANOTHER host (same-host stale locks clear themselves)."""
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
     holder = call(api.unlock, db)
-    say("no lock was held" if holder is None else
-        f"cleared the lock of pid {holder.pid} on {holder.hostname} (run {holder.run_id})")
+    say(
+        "no lock was held"
+        if holder is None
+        else f"cleared the lock of pid {holder.pid} on {holder.hostname} (run {holder.run_id})"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
-# EVAL COMMAND (owned by the evaluation helper; the library side is ingest/evaluate.py).
+# EVAL COMMAND (the library side is ingest/evaluation/evaluate.py).
 # ---------------------------------------------------------------------------------------------
 
 
@@ -321,12 +432,14 @@ def eval_command(
     golden: Path = typer.Argument(..., help="Golden set: JSONL lines {question, must_contain, doc?, kind?}."),
     db: str = DbOption,
     config: Optional[Path] = ConfigOption,
-    strategies: str = typer.Option("structure,recursive,fixed", "--strategies",
-                                   help="Comma-separated chunking strategies to compare."),
+    strategies: str = typer.Option(
+        "structure,recursive,fixed", "--strategies", help="Comma-separated chunking strategies to compare."
+    ),
     k: str = typer.Option("1,4,10", "--k", help="Comma-separated cut-offs for hit@k."),
     budget: int = typer.Option(1200, "--budget", help="Prompt budget in tokens for the budget hit."),
-    chunk_set: list[str] = typer.Option([], "--set", help="Chunk setting KEY=VALUE for every strategy, e.g. "
-                                                          "child_max_tokens=200 (repeatable)."),
+    chunk_set: list[str] = typer.Option(
+        [], "--set", help="Chunk setting KEY=VALUE for every strategy, e.g. child_max_tokens=200 (repeatable)."
+    ),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
     """Re-chunk the stored documents with each strategy and measure how often BM25 brings the answer to the top.
@@ -334,10 +447,53 @@ def eval_command(
     Prints hit@k, parent-expanded hit@k, budget hit, chunk counts and mean tokens, per kind,
     and the misses with the top chunk retrieved; stores one row per strategy in `eval_runs`.
     """
-    from ingest.evaluate import run_eval_command
+    from ingest.evaluation.report import format_report
 
-    sys.stdout.write(call(run_eval_command, golden, db, strategies=strategies, ks=k, budget=budget,
-                          output_format=output, config=config, settings=chunk_set))
+    if output not in ("table", "json"):
+        raise typer.BadParameter(f"must be 'table' or 'json', not {output!r}", param_hint="--format")
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    report = call(
+        api.evaluate,
+        golden,
+        db=db,
+        config=config,
+        strategies=comma_list(strategies, "--strategies"),
+        ks=[number(value, "--k") for value in comma_list(k, "--k")],
+        budget=budget,
+        chunk_settings=key_values(chunk_set, "--set"),
+    )
+    sys.stdout.write(format_report(report, output))
+
+
+def comma_list(value: str, option: str) -> list[str]:
+    """'1,4,10' -> ['1', '4', '10']; an empty list is a usage error."""
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    if not parts:
+        raise typer.BadParameter("needs at least one value, e.g. 1,4,10", param_hint=option)
+    return parts
+
+
+def number(value: str, option: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise typer.BadParameter(
+            f"takes comma-separated integers such as 1,4,10, not {value!r}", param_hint=option
+        ) from None
+
+
+def key_values(pairs: list[str], option: str) -> dict[str, str]:
+    """['child_max_tokens=200'] -> {'child_max_tokens': '200'}; ChunkSettings validates the values."""
+    found = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(
+                f"takes KEY=VALUE (a chunk setting such as child_max_tokens=200), not {pair!r}", param_hint=option
+            )
+        found[key.strip()] = value.strip()
+    return found
 
 
 if __name__ == "__main__":  # `python -m ingest.cli ...`, same as the `ingest` script

@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 from typing import Protocol
 
-from parsers.errors import ConfigError
+from ingest.contracts.errors import ConfigError
 
 
 class TokenCounter(Protocol):

@@ -3,18 +3,22 @@
 The stage reads as its passes:
 
 1. open the PDF with pypdfium2 (errors named: encrypted, empty, not a PDF, damaged);
-2. per page (`layout.pdfium_page_to_layout`): characters -> segments, drawing facts,
-   ruled tables (pdfplumber's algorithm on pypdfium2 edges) only on pages that draw
-   rulings; a page that fails is recorded in `PageInfo.error` and skipped. A page whose
-   pdfium text is sparse while it draws many more text objects than pdfium read glyphs
-   (fonts pdfium cannot map, e.g. non-embedded CJK fonts) is re-read with pdfminer
-   (`plumber_chars`); normal pages never take that path;
-3. per page, the text-layer verdict (`text_quality.assess_text_layer`);
-4. document-wide: body font size, running headers/footers (`furniture`);
-5. per page: body lines -> reading-order blocks (`layout.layout_to_blocks`);
-6. document-wide: headings and levels (`headings`), lists, captions, elements,
-   tables continued across pages merged (`elements`);
-7. pages without a usable text layer OCR'd in one call (`ocr.ocr_pages`) and spliced in.
+2. per page (`textlayer.layout.pdfium_page_to_layout`): characters -> segments, drawing
+   facts, ruled tables (pdfplumber's algorithm on pypdfium2 edges, `tables.ruled`) only on
+   pages that draw rulings; a page that fails is recorded in `PageInfo.error` and skipped.
+   A page whose pdfium text is sparse while it draws many more text objects than pdfium
+   read glyphs (fonts pdfium cannot map, e.g. non-embedded CJK fonts) is re-read with
+   pdfminer (`textlayer.pdfminer_fallback`); normal pages never take that path;
+3. per page, which pages go to OCR and why (`ocr.routing.pages_needing_ocr`);
+4. document-wide: body font size, running headers/footers (`structure.furniture`);
+5. per page: body lines -> reading-order blocks, unruled tables found there
+   (`textlayer.layout.layout_to_blocks`);
+6. document-wide: headings and levels (`structure.headings`), then lists, captions and
+   typed elements (`structure.elements`);
+7. pages without a usable text layer OCR'd in one call (`ocr.tesseract.ocr_pages`) and
+   spliced in, their edge lines typed as furniture by the text layer's rules;
+8. tables continued across a page break merged, OCR'd pages included
+   (`structure.table_continuation`).
 
 Memory: only light per-page facts (segments, a few hundred per page) are kept; pdfium
 pages and text pages are closed after reading. pdfplumber parses a page only in that
@@ -23,41 +27,39 @@ fallback (opened once per document, each page closed after use).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections import Counter
 from pathlib import Path
 
-from parsers.blocks import Block
-from parsers.elements import blocks_to_elements, merge_continued_tables
-from parsers.errors import OcrError, ParseError
-from parsers.headings import blocks_to_headings
-from parsers.layout import (
-    PageLayout,
-    layout_to_blocks,
+from ingest.contracts.elements import Document, Element, ElementType, PageInfo, TextSource
+from ingest.contracts.errors import OcrError, ParseError
+from ingest.contracts.files import file_sha256
+from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, assess_text_layer, pages_needing_ocr
+from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
+from parsers.settings import ParseSettings
+from parsers.structure.elements import blocks_to_elements
+from parsers.structure.furniture import (
     layout_to_furniture_candidates,
-    pdfium_page_to_layout,
+    ocr_furniture_to_types,
+    pages_to_furniture_keys,
     split_furniture,
 )
-from parsers.furniture import furniture_key, is_page_number, pages_to_furniture_keys
-from parsers.models import Document, Element, ElementType, PageInfo, TextSource
-from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
-from parsers.plumber_chars import LOST_TEXT_OBJECT_SLACK, PdfminerFallback, count_text_objects, is_sparse, lost_text
-from parsers.settings import ParseSettings
-from parsers.text_quality import SPARSE_BESIDE_IMAGES, assess_text_layer
+from parsers.structure.headings import blocks_to_headings
+from parsers.structure.table_continuation import merge_continued_tables
+from parsers.textlayer.blocks import Block
+from parsers.textlayer.layout import PageLayout, layout_to_blocks, pdfium_page_to_layout
+from parsers.textlayer.pdfminer_fallback import (
+    LOST_TEXT_OBJECT_SLACK,
+    PdfminerFallback,
+    count_text_objects,
+    is_sparse,
+    lost_text,
+)
 
 
-def file_sha256(path: str | os.PathLike) -> str:
-    """Hex SHA-256 of the file's bytes, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = None, *,
-              sha256: str | None = None) -> Document:
+def parse_pdf(
+    path: str | os.PathLike, settings: ParseSettings | dict | None = None, *, sha256: str | None = None
+) -> Document:
     """Parse one PDF. Raises `ParseError` (file named, cause and remedy stated) when the
     file cannot be opened or every page fails; `OcrUnavailableError` when pages need OCR
     (or `ocr.mode == "always"`) and Tesseract is missing; `OcrError` (page named) when a
@@ -69,11 +71,11 @@ def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = N
     settings = ParseSettings.resolve(settings)
     path = Path(path)
     if settings.backend == "unstructured":
-        from parsers.unstructured_backend import parse_with_unstructured
+        from parsers.backends.unstructured import parse_with_unstructured
 
         return parse_with_unstructured(path, settings)
     if settings.ocr.mode == "always":
-        from parsers.ocr import check_ocr_available
+        from parsers.ocr.tesseract import check_ocr_available
 
         check_ocr_available(settings.ocr)  # before any work: a missing Tesseract is a setup error
     layouts, info, outline, warnings = read_pages(path, settings)
@@ -85,11 +87,15 @@ def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = N
             page.width, page.height = page.height, page.width
     readable = [layout for layout in layouts if layout.error is None]
     if not readable:
-        raise ParseError(f"every page failed ({layouts[0].error if layouts else 'no pages'}); "
-                         "the file is damaged: re-export or re-download it", path=str(path))
+        raise ParseError(
+            f"every page failed ({layouts[0].error if layouts else 'no pages'}); "
+            "the file is damaged: re-export or re-download it",
+            path=str(path),
+        )
     em = body_font_size(readable)
-    keys = pages_to_furniture_keys([layout_to_furniture_candidates(l, em) for l in readable],
-                                   settings.furniture_min_pages)
+    keys = pages_to_furniture_keys(
+        [layout_to_furniture_candidates(l, em) for l in readable], settings.furniture_min_pages
+    )
     page_blocks, furniture, cover = [], {}, []
     for layout in readable:
         found, body = split_furniture(layout, keys, em)
@@ -109,10 +115,17 @@ def parse_pdf(path: str | os.PathLike, settings: ParseSettings | dict | None = N
         elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
     elements = merge_continued_tables(elements)
-    return Document(source_path=str(path), content_sha256=sha256 or file_sha256(path), size_bytes=path.stat().st_size,
-                    page_count=len(pages), title=title or sensible_info_title(info) or first_page_title(elements),
-                    pages=pages,
-                    elements=elements, metadata={"pdf": info, "outline_entries": len(outline)}, warnings=warnings)
+    return Document(
+        source_path=str(path),
+        content_sha256=sha256 or file_sha256(path),
+        size_bytes=path.stat().st_size,
+        page_count=len(pages),
+        title=title or sensible_info_title(info) or first_page_title(elements),
+        pages=pages,
+        elements=elements,
+        metadata={"pdf": info, "outline_entries": len(outline)},
+        warnings=warnings,
+    )
 
 
 def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], dict, list, list[str]]:
@@ -136,8 +149,9 @@ def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], d
             try:
                 layout = pdfium_page_to_layout(document, index, settings.detect_tables)
             except Exception as error:  # noqa: BLE001 - recorded per page, fatal only when all fail
-                layout = PageLayout(page_no=index + 1, width=0.0, height=0.0,
-                                    error=f"page unreadable: {type(error).__name__}: {error}")
+                layout = PageLayout(
+                    page_no=index + 1, width=0.0, height=0.0, error=f"page unreadable: {type(error).__name__}: {error}"
+                )
                 warnings.append(f"page {index + 1}: {layout.error}")
             if is_sparse(layout):
                 layout = pdfminer_if_text_lost(document, index, layout, fallback, settings, warnings)
@@ -149,9 +163,10 @@ def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], d
     return layouts, info, outline, warnings
 
 
-def pdfminer_if_text_lost(document, index: int, layout: PageLayout, fallback: PdfminerFallback,
-                          settings: ParseSettings, warnings: list[str]) -> PageLayout:
-    """The page re-read with pdfminer when pdfium clearly lost its text (see `plumber_chars`);
+def pdfminer_if_text_lost(
+    document, index: int, layout: PageLayout, fallback: PdfminerFallback, settings: ParseSettings, warnings: list[str]
+) -> PageLayout:
+    """The page re-read with pdfminer when pdfium clearly lost its text (see `textlayer.pdfminer_fallback`);
     the pdfminer layout is kept only when its text is usable and clearly richer."""
     page = document[index]
     try:
@@ -163,75 +178,35 @@ def pdfminer_if_text_lost(document, index: int, layout: PageLayout, fallback: Pd
     try:
         candidate = fallback.relayout(document, index, layout, settings.detect_tables)
     except Exception as error:  # noqa: BLE001 - the pdfium text stays; the page may still go to OCR
-        warnings.append(f"page {layout.page_no}: pdfminer fallback failed, pdfium text kept "
-                        f"({type(error).__name__}: {error})")
+        warnings.append(
+            f"page {layout.page_no}: pdfminer fallback failed, pdfium text kept ({type(error).__name__}: {error})"
+        )
         return layout
     before = sum(1 for c in layout.text if not c.isspace())
     after = sum(1 for c in candidate.text if not c.isspace())
     verdict = assess_text_layer(candidate.text, candidate.width, candidate.height, candidate.image_area_ratio)
     if not verdict.usable or after < 1.5 * before + LOST_TEXT_OBJECT_SLACK:
         return layout
-    warnings.append(f"page {layout.page_no}: text layer read with pdfminer (pdfium read {before} glyphs "
-                    f"from {objects} text objects, pdfminer {after})")
+    warnings.append(
+        f"page {layout.page_no}: text layer read with pdfminer (pdfium read {before} glyphs "
+        f"from {objects} text objects, pdfminer {after})"
+    )
     return candidate
 
 
 def layout_to_page_info(layout: PageLayout) -> PageInfo:
-    return PageInfo(page_no=layout.page_no, width=round(layout.width, 2), height=round(layout.height, 2),
-                    text_source=TextSource.text_layer if layout.segments else TextSource.empty, error=layout.error)
+    return PageInfo(
+        page_no=layout.page_no,
+        width=round(layout.width, 2),
+        height=round(layout.height, 2),
+        text_source=TextSource.text_layer if layout.segments else TextSource.empty,
+        error=layout.error,
+    )
 
 
-def pages_needing_ocr(layouts: list[PageLayout], pages: list[PageInfo], mode: str) -> set[int]:
-    """Page numbers to OCR; sets `ocr_reason` on them.
-
-    In "never" mode nothing is OCR'd and `ocr_reason` still says why OCR would have been
-    wanted. A page with no text or with glyph garbage is then `empty` (garbage dropped);
-    a page whose text is merely sparse beside images (a cover) keeps its text layer.
-    """
-    wanted = set()
-    for layout, page in zip(layouts, pages):
-        if layout.error is not None:
-            continue
-        if mode == "always":
-            wanted.add(layout.page_no)
-            page.ocr_reason = "ocr mode always"
-            continue
-        verdict = assess_text_layer(layout.text, layout.width, layout.height, layout.image_area_ratio)
-        layout.text = ""  # only needed for the verdict; do not hold every page's text
-        if verdict.usable:
-            continue
-        if mode == "never":
-            page.ocr_reason = verdict.reason
-            if not layout.segments or (verdict.reason or "").startswith("glyph garbage"):
-                page.text_source = TextSource.empty
-                layout.segments, layout.lines, layout.tables, layout.rotated = [], [], [], []
-        else:
-            wanted.add(layout.page_no)
-            page.ocr_reason = verdict.reason
-    return wanted
-
-
-def ocr_furniture_to_types(elements: list[Element], keys: set[tuple[str, str]], ocr_pages: set[int],
-                           pages: list[PageInfo]) -> list[Element]:
-    """On OCR'd pages, retype edge lines that repeat the text layer's running headers or
-    footers, or are page numbers, as furniture (OCR sees them as ordinary text)."""
-    out = []
-    for element in elements:
-        if element.page in ocr_pages and not element.is_furniture and element.type is not ElementType.table:
-            height = pages[element.page - 1].height or 1.0
-            zone = "header" if element.bbox[3] <= 0.15 * height else "footer" if element.bbox[1] >= 0.85 * height else None
-            key = furniture_key(element.text)
-            if zone and is_page_number(element.text):
-                element = element.model_copy(update={"type": ElementType.page_number, "heading_level": None})
-            elif zone and (zone, key) in keys:
-                kind = ElementType.header if zone == "header" else ElementType.footer
-                element = element.model_copy(update={"type": kind, "heading_level": None})
-        out.append(element)
-    return out
-
-
-def cover_blocks(layout: PageLayout, body, em: float, settings: ParseSettings, page: PageInfo,
-                 warnings: list[str]) -> list[tuple[int, Block]]:
+def cover_blocks(
+    layout: PageLayout, body, em: float, settings: ParseSettings, page: PageInfo, warnings: list[str]
+) -> list[tuple[int, Block]]:
     """Page 1 goes to OCR only because its clean text is sparse beside images (a cover):
     its text-layer blocks still take part in choosing the title and the heading levels, as
     they would without OCR; the page's elements then come from OCR. Without this the title
@@ -245,7 +220,9 @@ def cover_blocks(layout: PageLayout, body, em: float, settings: ParseSettings, p
 
 def first_page_title(elements: list[Element]) -> str | None:
     """Last resort for `Document.title`: the first level-1 heading on page 1 (e.g. from OCR)."""
-    return next((e.text for e in elements if e.page == 1 and e.type is ElementType.title and e.heading_level == 1), None)
+    return next(
+        (e.text for e in elements if e.page == 1 and e.type is ElementType.title and e.heading_level == 1), None
+    )
 
 
 def body_font_size(layouts: list[PageLayout]) -> float:
@@ -262,26 +239,42 @@ def record_page_error(page: PageInfo, warnings: list[str], message: str) -> None
     warnings.append(f"page {page.page_no}: {message}")
 
 
-def splice_ocr(path: Path, elements: list[Element], pages: list[PageInfo], wanted: list[int],
-               settings: ParseSettings, warnings: list[str]) -> list[Element]:
+def splice_ocr(
+    path: Path,
+    elements: list[Element],
+    pages: list[PageInfo],
+    wanted: list[int],
+    settings: ParseSettings,
+    warnings: list[str],
+) -> list[Element]:
     """OCR `wanted` pages in one call and put their elements in page order.
 
     Raises `OcrError` (path and page named) when any page comes back unreadable: a page
     that needed OCR and got none would leave a silent hole in the document, so the whole
     document fails at stage "ocr" (the batch goes on)."""
-    from parsers.ocr import check_ocr_available, ocr_pages
+    from parsers.ocr.tesseract import check_ocr_available, ocr_pages
 
     check_ocr_available(settings.ocr)
     results = ocr_pages(path, wanted, settings.ocr)
-    failed = [(page_no, results[page_no].error if page_no in results else "no OCR result returned")
-              for page_no in wanted if page_no not in results or results[page_no].error]
+    failed = [
+        (page_no, results[page_no].error if page_no in results else "no OCR result returned")
+        for page_no in wanted
+        if page_no not in results or results[page_no].error
+    ]
     if failed:
         page_no, reason = failed[0]
-        others = f" ({len(failed) - 1} more page(s) failed too: {', '.join(str(n) for n, _ in failed[1:])})" \
-            if len(failed) > 1 else ""
-        raise OcrError(f"page {page_no} could not be OCR'd: {reason}{others}; check that the file renders in a "
-                       "PDF viewer and that Tesseract runs (`tesseract --version`), then re-run the document, "
-                       "or parse with ocr mode 'never' to keep only the text layer", path=str(path), page=page_no)
+        others = (
+            f" ({len(failed) - 1} more page(s) failed too: {', '.join(str(n) for n, _ in failed[1:])})"
+            if len(failed) > 1
+            else ""
+        )
+        raise OcrError(
+            f"page {page_no} could not be OCR'd: {reason}{others}; check that the file renders in a "
+            "PDF viewer and that Tesseract runs (`tesseract --version`), then re-run the document, "
+            "or parse with ocr mode 'never' to keep only the text layer",
+            path=str(path),
+            page=page_no,
+        )
     by_page: dict[int, list[Element]] = {}
     for page_no in wanted:
         page = pages[page_no - 1]

@@ -9,15 +9,18 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from parsers.errors import ParseError
+from ingest.contracts.errors import ParseError
 
 _DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?\s*$")
 #: An ISO 8601 date or date-time (what `pdf_date_to_iso` returns, or what some producers write
 #: instead of a PDF date): "2023-07", "2023-07-21", "2023-07-21T16:22:25-07:00", "... 16:22:25.5Z".
-_ISO = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
-                  r"(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?)?)?$")
-_BAD_TITLES = re.compile(r"^(untitled|microsoft word\b|document\d*$|slide \d+|title$|\s*$)|\.(docx?|pdf|indd|qxd|tex)\s*$",
-                         re.IGNORECASE)
+_ISO = re.compile(
+    r"^(\d{4})-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?"
+    r"(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?)?)?$"
+)
+_BAD_TITLES = re.compile(
+    r"^(untitled|microsoft word\b|document\d*$|slide \d+|title$|\s*$)|\.(docx?|pdf|indd|qxd|tex)\s*$", re.IGNORECASE
+)
 
 
 def open_pdfium(path: Path) -> pdfium.PdfDocument:
@@ -37,10 +40,14 @@ def open_pdfium(path: Path) -> pdfium.PdfDocument:
     except pdfium.PdfiumError as error:
         message = str(error)
         if "password" in message.lower() or "security" in message.lower():
-            raise ParseError("encrypted PDF needs a password; decrypt it first (e.g. `qpdf --decrypt "
-                             "--password=... in.pdf out.pdf`) and ingest the decrypted copy", path=where) from error
-        raise ParseError(f"damaged or truncated PDF that cannot be opened ({message}); "
-                         "re-export or re-download it", path=where) from error
+            raise ParseError(
+                "encrypted PDF needs a password; decrypt it first (e.g. `qpdf --decrypt "
+                "--password=... in.pdf out.pdf`) and ingest the decrypted copy",
+                path=where,
+            ) from error
+        raise ParseError(
+            f"damaged or truncated PDF that cannot be opened ({message}); re-export or re-download it", path=where
+        ) from error
     if len(document) == 0:
         document.close()
         raise ParseError("the PDF has no pages (truncated or damaged); re-download it", path=where)
@@ -60,7 +67,7 @@ def _iso_normalised(value: str) -> str | None:
 
 
 def pdf_date_to_iso(value: str) -> str | None:
-    """"D:20200331180255+09'00'" -> "2020-03-31T18:02:55+09:00"; None when not a PDF date.
+    """ "D:20200331180255+09'00'" -> "2020-03-31T18:02:55+09:00"; None when not a PDF date.
 
     Idempotent: a value already in ISO 8601 form comes back in the same form, normalised
     ("2023-07-21 16:22" -> "2023-07-21T16:22:00", "-07" -> "-07:00"; a date or a month stays

@@ -4,22 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class StageSettings(BaseModel):
-    """Base for every stage's settings: unknown keys are an error, not silently ignored."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    @classmethod
-    def resolve(cls, value: "StageSettings | dict | None"):
-        """Accept None (defaults), a dict (validated) or an instance, like pdfplumber's TableSettings.resolve."""
-        if value is None:
-            return cls()
-        if isinstance(value, cls):
-            return value
-        return cls.model_validate(value)
+from ingest.contracts.settings import StageSettings
 
 
 class OcrSettings(StageSettings):
@@ -28,8 +15,11 @@ class OcrSettings(StageSettings):
     dpi: int = Field(default=300, ge=72, le=600)
     workers: int = Field(default=1, ge=1, description="pages OCR'd at once within one document")
     tesseract_config: str = Field(default="", description="extra Tesseract flags, e.g. '--psm 3'")
-    timeout_seconds: int = Field(default=300, ge=0, description="Tesseract time limit per page (0 = none); "
-                                 "a page over it is recorded as an OCR error")
+    timeout_seconds: int = Field(
+        default=300,
+        ge=0,
+        description="Tesseract time limit per page (0 = none); a page over it is recorded as an OCR error",
+    )
 
 
 class ParseSettings(StageSettings):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ingest.models import HEADING_PATH_SEPARATOR, Chunk
-from parsers.models import Element, PageInfo
+from ingest.contracts.chunks import HEADING_PATH_SEPARATOR, Chunk
+from ingest.contracts.elements import Element, PageInfo
 from storage.schema import ChunkRow, ElementRow, PageRow
 
 #: Element fields kept in `elements.data` (everything without its own column).
@@ -18,33 +18,67 @@ _ELEMENT_DATA_FIELDS = ("list_level", "source", "confidence", "rows", "header_ro
 
 
 def page_to_row(document_id: str, page: PageInfo) -> dict[str, Any]:
-    return {"document_id": document_id, "page_no": page.page_no, "width": page.width, "height": page.height,
-            "text_source": page.text_source.value, "ocr_confidence": page.ocr_confidence,
-            "ocr_reason": page.ocr_reason, "error": page.error}
+    return {
+        "document_id": document_id,
+        "page_no": page.page_no,
+        "width": page.width,
+        "height": page.height,
+        "text_source": page.text_source.value,
+        "ocr_confidence": page.ocr_confidence,
+        "ocr_reason": page.ocr_reason,
+        "error": page.error,
+    }
 
 
 def row_to_page(row: PageRow) -> PageInfo:
-    return PageInfo(page_no=row.page_no, width=row.width, height=row.height, text_source=row.text_source,
-                    ocr_confidence=row.ocr_confidence, ocr_reason=row.ocr_reason, error=row.error)
+    return PageInfo(
+        page_no=row.page_no,
+        width=row.width,
+        height=row.height,
+        text_source=row.text_source,
+        ocr_confidence=row.ocr_confidence,
+        ocr_reason=row.ocr_reason,
+        error=row.error,
+    )
 
 
 def element_to_row(document_id: str, seq: int, element: Element) -> dict[str, Any]:
     dumped = element.model_dump(mode="json")
-    data = {name: dumped[name] for name in _ELEMENT_DATA_FIELDS
-            if getattr(element, name) != Element.model_fields[name].default}
+    data = {
+        name: dumped[name]
+        for name in _ELEMENT_DATA_FIELDS
+        if getattr(element, name) != Element.model_fields[name].default
+    }
     if element.data:
         data["extra"] = dumped["data"]
     x0, top, x1, bottom = element.bbox
-    return {"document_id": document_id, "seq": seq, "page_no": element.page, "type": element.type.value,
-            "heading_level": element.heading_level, "text": element.text, "x0": x0, "top": top, "x1": x1,
-            "bottom": bottom, "data": data}
+    return {
+        "document_id": document_id,
+        "seq": seq,
+        "page_no": element.page,
+        "type": element.type.value,
+        "heading_level": element.heading_level,
+        "text": element.text,
+        "x0": x0,
+        "top": top,
+        "x1": x1,
+        "bottom": bottom,
+        "data": data,
+    }
 
 
 def row_to_element(row: ElementRow) -> Element:
     data = dict(row.data or {})
     extra = data.pop("extra", {})
-    return Element(type=row.type, text=row.text, page=row.page_no, bbox=(row.x0, row.top, row.x1, row.bottom),
-                   heading_level=row.heading_level, data=extra, **data)
+    return Element(
+        type=row.type,
+        text=row.text,
+        page=row.page_no,
+        bbox=(row.x0, row.top, row.x1, row.bottom),
+        heading_level=row.heading_level,
+        data=extra,
+        **data,
+    )
 
 
 def chunk_to_row(document_id: str, chunk: Chunk, metadata: dict[str, Any]) -> dict[str, Any]:
@@ -52,18 +86,42 @@ def chunk_to_row(document_id: str, chunk: Chunk, metadata: dict[str, Any]) -> di
     The `over_embedding_limit` column is the chunker's flag (`chunk.metadata["over_embedding_limit"]`,
     set against `ChunkSettings.embedding_limit`), not decided again here."""
     over = bool(chunk.metadata.get("over_embedding_limit"))
-    return {"document_id": document_id, "kind": chunk.kind, "seq": chunk.index, "text": chunk.text,
-            "body": chunk.body, "heading_path": HEADING_PATH_SEPARATOR.join(chunk.heading_path),
-            "heading_path_json": list(chunk.heading_path), "page_start": chunk.page_start,
-            "page_end": chunk.page_end, "char_start": chunk.char_start, "char_end": chunk.char_end,
-            "token_count": chunk.token_count, "over_embedding_limit": over,
-            "element_types": list(chunk.element_types), "element_seqs": list(chunk.element_indexes),
-            "language": chunk.language, "metadata_": metadata}
+    return {
+        "document_id": document_id,
+        "kind": chunk.kind,
+        "seq": chunk.index,
+        "text": chunk.text,
+        "body": chunk.body,
+        "heading_path": HEADING_PATH_SEPARATOR.join(chunk.heading_path),
+        "heading_path_json": list(chunk.heading_path),
+        "page_start": chunk.page_start,
+        "page_end": chunk.page_end,
+        "char_start": chunk.char_start,
+        "char_end": chunk.char_end,
+        "token_count": chunk.token_count,
+        "over_embedding_limit": over,
+        "element_types": list(chunk.element_types),
+        "element_seqs": list(chunk.element_indexes),
+        "language": chunk.language,
+        "metadata_": metadata,
+    }
 
 
 def row_to_chunk(row: ChunkRow, index: int, parent_index: int | None) -> Chunk:
-    return Chunk(kind=row.kind, index=index, parent=parent_index, text=row.text, body=row.body,
-                 heading_path=list(row.heading_path_json or []), page_start=row.page_start, page_end=row.page_end,
-                 char_start=row.char_start, char_end=row.char_end, token_count=row.token_count,
-                 element_types=list(row.element_types or []), element_indexes=list(row.element_seqs or []),
-                 language=row.language, metadata=dict(row.metadata_ or {}))
+    return Chunk(
+        kind=row.kind,
+        index=index,
+        parent=parent_index,
+        text=row.text,
+        body=row.body,
+        heading_path=list(row.heading_path_json or []),
+        page_start=row.page_start,
+        page_end=row.page_end,
+        char_start=row.char_start,
+        char_end=row.char_end,
+        token_count=row.token_count,
+        element_types=list(row.element_types or []),
+        element_indexes=list(row.element_seqs or []),
+        language=row.language,
+        metadata=dict(row.metadata_ or {}),
+    )

@@ -21,10 +21,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from parsers.errors import SchemaVersionError, StorageError
+from ingest.contracts.errors import SchemaVersionError, StorageError
+from ingest.contracts.files import DEFAULT_DB
 from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta
 
-DEFAULT_DB = "ingest.db"
 BUSY_TIMEOUT_MS = 30_000
 
 
@@ -90,7 +90,7 @@ class Database:
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     # Python's sqlite3 opens transactions lazily and lets SQLAlchemy drive them; BEGIN
-    # IMMEDIATE for writers is issued in `_begin_immediate` below.
+    # IMMEDIATE for writers is issued in `_begin` below.
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -129,8 +129,12 @@ def open_database(db: str | os.PathLike = DEFAULT_DB, *, create: bool = True) ->
     if is_sqlite:
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _begin)
-    database = Database(url=url, engine=engine, sessions=sessionmaker(engine, expire_on_commit=False),
-                        write_sessions=sessionmaker(engine.execution_options(immediate=True), expire_on_commit=False))
+    database = Database(
+        url=url,
+        engine=engine,
+        sessions=sessionmaker(engine, expire_on_commit=False),
+        write_sessions=sessionmaker(engine.execution_options(immediate=True), expire_on_commit=False),
+    )
     try:
         if create:
             ensure_schema(database)
@@ -152,7 +156,9 @@ def stored_schema_version(database: Database) -> int | None:
         if names & {"documents", "chunks"}:
             raise SchemaVersionError(
                 f"{database.url} has ingest-like tables but no schema version; it was not written by this "
-                "tool: use another --db", path=database.sqlite_path)
+                "tool: use another --db",
+                path=database.sqlite_path,
+            )
         return None
     with database.sessions() as session:
         value = session.scalar(select(Meta.value).where(Meta.key == "schema_version"))
@@ -169,10 +175,14 @@ def check_schema_version(database: Database) -> None:
 
 def _version_message(database: Database, version: int) -> str:
     if version > SCHEMA_VERSION:
-        return (f"database schema version {version} is newer than this program's ({SCHEMA_VERSION}); "
-                "upgrade pdf-ingest, or use another --db")
-    return (f"database schema version {version} is older than {SCHEMA_VERSION} and has no migration; "
-            "re-ingest into a new --db file (the old file is left untouched)")
+        return (
+            f"database schema version {version} is newer than this program's ({SCHEMA_VERSION}); "
+            "upgrade pdf-ingest, or use another --db"
+        )
+    return (
+        f"database schema version {version} is older than {SCHEMA_VERSION} and has no migration; "
+        "re-ingest into a new --db file (the old file is left untouched)"
+    )
 
 
 #: version -> function migrating a database from that version to the next one.
@@ -200,7 +210,10 @@ def ensure_schema(database: Database) -> None:
         if database.is_sqlite:
             for statement in FTS_DDL:
                 connection.execute(text(statement))
-        connection.execute(Base.metadata.tables["meta"].insert(), [
-            {"key": "schema_version", "value": str(SCHEMA_VERSION)},
-            {"key": "created_at", "value": utc_now()},
-        ])
+        connection.execute(
+            Base.metadata.tables["meta"].insert(),
+            [
+                {"key": "schema_version", "value": str(SCHEMA_VERSION)},
+                {"key": "created_at", "value": utc_now()},
+            ],
+        )

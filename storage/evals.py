@@ -1,7 +1,7 @@
 """What `ingest eval` reads from and writes to the database: stored documents in, `eval_runs` rows out.
 
 It lives in `storage` because the storage package owns every read and write of the database;
-`ingest.evaluate` calls it.
+`ingest.evaluation.evaluate` calls it.
 
 Documents are rebuilt from their stored pages and elements (no PDF is opened, nothing is
 re-parsed), so every strategy is measured on exactly the elements the pipeline stored.
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from ingest.eval_models import EvalReport
-from parsers.models import Document
+from ingest.contracts.elements import Document
+from ingest.contracts.evaluation import EvalReport
 from storage.db import open_database, utc_now
 from storage.read import iter_documents
 from storage.schema import EvalRunRow
@@ -63,13 +63,25 @@ def save_eval_runs(db: str | Path, report: EvalReport, golden_sha256: str | None
     with open_database(db, create=False) as database, database.transaction() as session:
         rows = []
         for result in report.strategies:
-            params = {"chunk_settings": result.settings, "ks": report.ks, "budget_tokens": report.budget_tokens,
-                      "depth": report.depth, "fts_tokenize": report.fts_tokenize, "golden_sha256": golden_sha256,
-                      "documents": report.documents, "question_count": report.question_count,
-                      "skipped": len(report.skipped)}
+            params = {
+                "chunk_settings": result.settings,
+                "ks": report.ks,
+                "budget_tokens": report.budget_tokens,
+                "depth": report.depth,
+                "fts_tokenize": report.fts_tokenize,
+                "golden_sha256": golden_sha256,
+                "documents": report.documents,
+                "question_count": report.question_count,
+                "skipped": len(report.skipped),
+            }
             results = result.model_dump(mode="json", exclude={"settings", "run_id", "strategy"})
-            row = EvalRunRow(created_at=created_at, golden_path=report.golden_path, strategy=result.strategy,
-                             params=params, results=results)
+            row = EvalRunRow(
+                created_at=created_at,
+                golden_path=report.golden_path,
+                strategy=result.strategy,
+                params=params,
+                results=results,
+            )
             session.add(row)
             rows.append(row)
         session.flush()

@@ -21,15 +21,30 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from parsers.errors import QueryError, StorageError
+from ingest.contracts.errors import QueryError, StorageError
 from storage.db import BUSY_TIMEOUT_MS, database_url
 
 #: PRAGMAs that take an argument but only read (e.g. `PRAGMA table_info(chunks)`).
-_READING_PRAGMAS = frozenset({
-    "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo", "foreign_key_list",
-    "foreign_key_check", "integrity_check", "quick_check", "function_list", "pragma_list", "collation_list",
-    "module_list", "compile_options", "database_list",
-})
+_READING_PRAGMAS = frozenset(
+    {
+        "table_info",
+        "table_xinfo",
+        "table_list",
+        "index_list",
+        "index_info",
+        "index_xinfo",
+        "foreign_key_list",
+        "foreign_key_check",
+        "integrity_check",
+        "quick_check",
+        "function_list",
+        "pragma_list",
+        "collation_list",
+        "module_list",
+        "compile_options",
+        "database_list",
+    }
+)
 
 
 class QueryResult(BaseModel):
@@ -65,8 +80,10 @@ def _explain(error: Exception) -> str:
     message = str(error)
     lowered = message.lower()
     if "readonly" in lowered or "read-only" in lowered or "not authorized" in lowered or "query_only" in lowered:
-        return (f"refused: {message}. `ingest query` is read-only (no INSERT/UPDATE/DELETE/DROP/ATTACH or "
-                "writing PRAGMA); nothing was changed. Writes go through `ingest run` and `ingest reprocess`.")
+        return (
+            f"refused: {message}. `ingest query` is read-only (no INSERT/UPDATE/DELETE/DROP/ATTACH or "
+            "writing PRAGMA); nothing was changed. Writes go through `ingest run` and `ingest reprocess`."
+        )
     return f"SQL error: {message}"
 
 
@@ -105,8 +122,9 @@ def run_query(db: str, sql: str, parameters: dict[str, Any] | list[Any] | None =
 
 def result_to_json(result: QueryResult) -> str:
     """A JSON array of objects, one per row, keyed by column name."""
-    return json.dumps([dict(zip(result.columns, row)) for row in result.rows], ensure_ascii=False, indent=2,
-                      default=str)
+    return json.dumps(
+        [dict(zip(result.columns, row)) for row in result.rows], ensure_ascii=False, indent=2, default=str
+    )
 
 
 def result_to_csv(result: QueryResult) -> str:

@@ -8,9 +8,9 @@ from typing import Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import defer
 
-from ingest.models import Chunk
-from parsers.errors import DocumentNotFoundError
-from parsers.models import Document
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document
+from ingest.contracts.errors import DocumentNotFoundError
 from storage.convert import row_to_chunk, row_to_element, row_to_page
 from storage.db import Database
 from storage.schema import ChunkRow, DocumentRow, ElementRow, PageRow
@@ -22,8 +22,9 @@ def find_document(db: Database, id_or_path: str) -> DocumentRow:
     with db.reader() as session:
         row = session.get(DocumentRow, id_or_path)
         if row is None and ("/" in id_or_path or id_or_path.lower().endswith(".pdf") or Path(id_or_path).exists()):
-            row = session.scalar(select(DocumentRow).where(
-                DocumentRow.source_path == normalise_source_path(id_or_path)))
+            row = session.scalar(
+                select(DocumentRow).where(DocumentRow.source_path == normalise_source_path(id_or_path))
+            )
         if row is None and len(id_or_path) >= 4:
             matches = list(session.scalars(select(DocumentRow).where(DocumentRow.id.startswith(id_or_path)).limit(2)))
             if len(matches) == 1:
@@ -31,7 +32,8 @@ def find_document(db: Database, id_or_path: str) -> DocumentRow:
         if row is None:
             raise DocumentNotFoundError(
                 f"no document with id or path {id_or_path!r}; list them with "
-                "`ingest query \"select id, source_path, status from documents\"`")
+                '`ingest query "select id, source_path, status from documents"`'
+            )
         return row
 
 
@@ -47,11 +49,17 @@ def load_document(db: Database, document_id: str) -> Document:
 def _row_to_document(session, row: DocumentRow) -> Document:
     pages = session.scalars(select(PageRow).where(PageRow.document_id == row.id).order_by(PageRow.page_no))
     elements = session.scalars(select(ElementRow).where(ElementRow.document_id == row.id).order_by(ElementRow.seq))
-    return Document(source_path=row.source_path, content_sha256=row.content_sha256 or "",
-                    size_bytes=row.size_bytes or 0, page_count=row.page_count or 0, title=row.parsed_title,
-                    pages=[row_to_page(page) for page in pages],
-                    elements=[row_to_element(element) for element in elements],
-                    metadata=dict(row.metadata_ or {}), warnings=list(row.warnings or []))
+    return Document(
+        source_path=row.source_path,
+        content_sha256=row.content_sha256 or "",
+        size_bytes=row.size_bytes or 0,
+        page_count=row.page_count or 0,
+        title=row.parsed_title,
+        pages=[row_to_page(page) for page in pages],
+        elements=[row_to_element(element) for element in elements],
+        metadata=dict(row.metadata_ or {}),
+        warnings=list(row.warnings or []),
+    )
 
 
 def load_chunks(db: Database, document_id: str) -> list[Chunk]:

@@ -12,42 +12,15 @@ from __future__ import annotations
 import os
 import socket
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Iterator
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select, update
 
-from parsers.errors import RunLockedError
+from ingest.contracts.errors import RunLockedError
+from ingest.contracts.processes import pid_alive, process_start_time
 from storage.db import Database, utc_now
 from storage.schema import RunItemRow, RunLockRow, RunRow
-
-
-def process_start_time(pid: int) -> str | None:
-    """Kernel start time (clock ticks since boot) of a process, or None when unknown (non-Linux)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[1].split()[19]
-
-
-def pid_alive(pid: int, start_time: str | None) -> bool:
-    """Whether `pid` is the same live process that took the lock (not a reused pid, not a zombie)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        if state in ("Z", "X"):
-            return False
-    except OSError:
-        pass
-    current = process_start_time(pid)
-    return start_time is None or current is None or current == start_time
 
 
 class LockHolder(BaseModel):
@@ -59,8 +32,9 @@ class LockHolder(BaseModel):
     acquired_at: str
 
 
-def acquire_lock(db: Database, command: str, paths: list[str], settings: dict[str, Any] | None,
-                 pipeline_version: str) -> int:
+def acquire_lock(
+    db: Database, command: str, paths: list[str], settings: dict[str, Any] | None, pipeline_version: str
+) -> int:
     """Take the writer lock and open a `runs` row; returns the run id.
 
     Raises RunLockedError when a live process holds the lock. A stale lock is taken over and
@@ -77,18 +51,36 @@ def acquire_lock(db: Database, command: str, paths: list[str], settings: dict[st
                     f"another ingest process ({where}, run {holder.run_id}, since {holder.acquired_at}) is "
                     "writing to this database; wait for it to finish"
                     + ("" if same_host else ", or clear a dead lock with `ingest unlock`"),
-                    path=db.sqlite_path)
+                    path=db.sqlite_path,
+                )
             session.delete(holder)
             session.flush()
-        session.execute(update(RunRow).where(RunRow.status == "running").values(
-            status="interrupted", finished_at=utc_now(),
-            message="the process died before the run finished (killed or crashed); the next run redid its work"))
-        run = RunRow(command=command, started_at=utc_now(), status="running", pid=me, hostname=host,
-                     paths=paths, settings=settings, pipeline_version=pipeline_version)
+        session.execute(
+            update(RunRow)
+            .where(RunRow.status == "running")
+            .values(
+                status="interrupted",
+                finished_at=utc_now(),
+                message="the process died before the run finished (killed or crashed); the next run redid its work",
+            )
+        )
+        run = RunRow(
+            command=command,
+            started_at=utc_now(),
+            status="running",
+            pid=me,
+            hostname=host,
+            paths=paths,
+            settings=settings,
+            pipeline_version=pipeline_version,
+        )
         session.add(run)
         session.flush()
-        session.add(RunLockRow(id=1, pid=me, hostname=host, process_start=process_start_time(me), run_id=run.id,
-                               acquired_at=utc_now()))
+        session.add(
+            RunLockRow(
+                id=1, pid=me, hostname=host, process_start=process_start_time(me), run_id=run.id, acquired_at=utc_now()
+            )
+        )
         return run.id
 
 
@@ -106,17 +98,22 @@ def force_unlock(db: Database) -> LockHolder | None:
         holder = session.get(RunLockRow, 1)
         if holder is None:
             return None
-        info = LockHolder(pid=holder.pid, hostname=holder.hostname, run_id=holder.run_id,
-                          acquired_at=holder.acquired_at)
+        info = LockHolder(
+            pid=holder.pid, hostname=holder.hostname, run_id=holder.run_id, acquired_at=holder.acquired_at
+        )
         session.delete(holder)
-        session.execute(update(RunRow).where(RunRow.id == holder.run_id, RunRow.status == "running").values(
-            status="interrupted", finished_at=utc_now(), message="lock cleared by `ingest unlock`"))
+        session.execute(
+            update(RunRow)
+            .where(RunRow.id == holder.run_id, RunRow.status == "running")
+            .values(status="interrupted", finished_at=utc_now(), message="lock cleared by `ingest unlock`")
+        )
         return info
 
 
 @contextmanager
-def run_lock(db: Database, command: str, paths: list[str], settings: dict[str, Any] | None,
-             pipeline_version: str) -> Iterator[int]:
+def run_lock(
+    db: Database, command: str, paths: list[str], settings: dict[str, Any] | None, pipeline_version: str
+) -> Iterator[int]:
     """Hold the writer lock for the block; yields the run id. The lock is released however the
     block ends; the run row is closed by `finish_run` (or as `interrupted` if never closed)."""
     run_id = acquire_lock(db, command, paths, settings, pipeline_version)
@@ -124,19 +121,47 @@ def run_lock(db: Database, command: str, paths: list[str], settings: dict[str, A
         yield run_id
     except BaseException as error:
         with db.transaction() as session:
-            session.execute(update(RunRow).where(RunRow.id == run_id, RunRow.status == "running").values(
-                status="interrupted", finished_at=utc_now(), message=f"stopped: {type(error).__name__}: {error}"))
+            session.execute(
+                update(RunRow)
+                .where(RunRow.id == run_id, RunRow.status == "running")
+                .values(
+                    status="interrupted", finished_at=utc_now(), message=f"stopped: {type(error).__name__}: {error}"
+                )
+            )
         raise
     finally:
         release_lock(db, run_id)
 
 
-def add_run_item(session, run_id: int, source_path: str, outcome: str, *, document_id: str | None = None,
-                 stage: str | None = None, message: str | None = None, chunks_before: int | None = None,
-                 chunks_after: int | None = None, over_limit_chunks: int = 0, seconds: float | None = None) -> None:
-    session.add(RunItemRow(run_id=run_id, document_id=document_id, source_path=source_path, outcome=outcome,
-                           stage=stage, message=message, chunks_before=chunks_before, chunks_after=chunks_after,
-                           over_limit_chunks=over_limit_chunks, seconds=seconds, finished_at=utc_now()))
+def add_run_item(
+    session,
+    run_id: int,
+    source_path: str,
+    outcome: str,
+    *,
+    document_id: str | None = None,
+    stage: str | None = None,
+    message: str | None = None,
+    chunks_before: int | None = None,
+    chunks_after: int | None = None,
+    over_limit_chunks: int = 0,
+    seconds: float | None = None,
+) -> None:
+    session.add(
+        RunItemRow(
+            run_id=run_id,
+            document_id=document_id,
+            source_path=source_path,
+            outcome=outcome,
+            stage=stage,
+            message=message,
+            chunks_before=chunks_before,
+            chunks_after=chunks_after,
+            over_limit_chunks=over_limit_chunks,
+            seconds=seconds,
+            finished_at=utc_now(),
+        )
+    )
 
 
 def finish_run(db: Database, run_id: int, counts: dict[str, int], seconds: float, message: str | None = None) -> None:

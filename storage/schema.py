@@ -49,10 +49,14 @@ class DocumentRow(Base):
     size_bytes: Mapped[int | None] = mapped_column(Integer)
     mtime: Mapped[float | None] = mapped_column(Float, doc="file modification time, seconds since the epoch")
     page_count: Mapped[int | None] = mapped_column(Integer)
-    title: Mapped[str | None] = mapped_column(Text, doc="display title: sidecar, path rule or PDF info, else the parser's")
+    title: Mapped[str | None] = mapped_column(
+        Text, doc="display title: sidecar, path rule or PDF info, else the parser's"
+    )
     parsed_title: Mapped[str | None] = mapped_column(
-        Text, doc="the title the parser detected; it heads the chunks' heading paths, so re-chunking stored "
-                  "elements (ingest eval) reproduces the stored chunks")
+        Text,
+        doc="the title the parser detected; it heads the chunks' heading paths, so re-chunking stored "
+        "elements (ingest eval) reproduces the stored chunks",
+    )
     status: Mapped[str] = mapped_column(String(16), index=True)
     error: Mapped[str | None] = mapped_column(Text, doc="'[stage] message' of the last failure")
     metadata_: Mapped[dict[str, Any]] = mapped_column("metadata", JSON, default=dict)
@@ -179,7 +183,7 @@ class RunItemRow(Base):
 
 
 class EvalRunRow(Base):
-    """One evaluation of a chunking strategy on a golden set (written by `ingest.evaluate`)."""
+    """One evaluation of a chunking strategy on a golden set (written by `ingest.evaluation.evaluate`)."""
 
     __tablename__ = "eval_runs"
 

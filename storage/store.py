@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from ingest.models import Chunk
-from parsers.errors import ChunkingError, StorageError
-from parsers.models import Document
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document
+from ingest.contracts.errors import ChunkingError, StorageError
 from storage.convert import chunk_to_row, element_to_row, page_to_row
 from storage.db import utc_now
 from storage.schema import ChunkRow, DocumentRow, ElementRow, PageRow
@@ -87,22 +87,45 @@ def _upsert_document(session: Session, document_id: str, source_path: str, value
     return row
 
 
-def _document_values(info: DocumentInfo, status: str, *, error: str | None = None, content_sha256: str | None,
-                     size_bytes: int | None, mtime: float | None, page_count: int | None, text: str | None,
-                     warnings: list[str], chunk_count: int) -> dict[str, Any]:
+def _document_values(
+    info: DocumentInfo,
+    status: str,
+    *,
+    error: str | None = None,
+    content_sha256: str | None,
+    size_bytes: int | None,
+    mtime: float | None,
+    page_count: int | None,
+    text: str | None,
+    warnings: list[str],
+    chunk_count: int,
+) -> dict[str, Any]:
     """The `documents` columns a stored version (status "ok") and a failure both set: the file's
     facts, what was extracted, and the pipeline's decisions from `info`; `ingested_at` is now."""
     return {
-        "content_sha256": content_sha256, "size_bytes": size_bytes, "mtime": mtime, "page_count": page_count,
-        "status": status, "error": error, "text": text, "warnings": warnings, "chunk_count": chunk_count,
-        "title": info.title, "metadata_": info.metadata, "pipeline_version": info.pipeline_version,
-        "settings": info.settings, "settings_hash": info.settings_hash, "rules_hash": info.rules_hash,
-        "ingested_at": utc_now(), "last_run_id": info.run_id,
+        "content_sha256": content_sha256,
+        "size_bytes": size_bytes,
+        "mtime": mtime,
+        "page_count": page_count,
+        "status": status,
+        "error": error,
+        "text": text,
+        "warnings": warnings,
+        "chunk_count": chunk_count,
+        "title": info.title,
+        "metadata_": info.metadata,
+        "pipeline_version": info.pipeline_version,
+        "settings": info.settings,
+        "settings_hash": info.settings_hash,
+        "rules_hash": info.rules_hash,
+        "ingested_at": utc_now(),
+        "last_run_id": info.run_id,
     }
 
 
-def save_document(session: Session, document_id: str, document: Document, chunks: list[Chunk],
-                  info: DocumentInfo) -> tuple[int, int]:
+def save_document(
+    session: Session, document_id: str, document: Document, chunks: list[Chunk], info: DocumentInfo
+) -> tuple[int, int]:
     """Replace the document's pages, elements and chunks with these; returns (chunks before, after).
 
     Call inside one transaction (`Database.transaction()`); nothing is committed here.
@@ -110,24 +133,40 @@ def save_document(session: Session, document_id: str, document: Document, chunks
     """
     source_path = normalise_source_path(document.source_path)
     before = _delete_content(session, document_id)
-    _upsert_document(session, document_id, source_path, {
-        **_document_values(info, "ok", content_sha256=document.content_sha256, size_bytes=document.size_bytes,
-                           mtime=info.mtime, page_count=document.page_count, text=document.canonical_text(),
-                           warnings=list(document.warnings), chunk_count=len(chunks)),
-        "parsed_title": document.title,
-    })
+    _upsert_document(
+        session,
+        document_id,
+        source_path,
+        {
+            **_document_values(
+                info,
+                "ok",
+                content_sha256=document.content_sha256,
+                size_bytes=document.size_bytes,
+                mtime=info.mtime,
+                page_count=document.page_count,
+                text=document.canonical_text(),
+                warnings=list(document.warnings),
+                chunk_count=len(chunks),
+            ),
+            "parsed_title": document.title,
+        },
+    )
     session.flush()
     if document.pages:
         session.execute(insert(PageRow), [page_to_row(document_id, page) for page in document.pages])
     if document.elements:
-        session.execute(insert(ElementRow),
-                        [element_to_row(document_id, seq, element) for seq, element in enumerate(document.elements)])
+        session.execute(
+            insert(ElementRow),
+            [element_to_row(document_id, seq, element) for seq, element in enumerate(document.elements)],
+        )
     _insert_chunks(session, document_id, chunks, info)
     return before, len(chunks)
 
 
 def _insert_chunks(session: Session, document_id: str, chunks: list[Chunk], info: DocumentInfo) -> None:
     """Parents (and parentless chunks) first, so children can point at their parents' new ids."""
+
     def row(chunk: Chunk) -> dict[str, Any]:
         return chunk_to_row(document_id, chunk, {**info.metadata, **chunk.metadata})
 
@@ -135,8 +174,9 @@ def _insert_chunks(session: Session, document_id: str, chunks: list[Chunk], info
     children = [chunk for chunk in chunks if chunk.parent is not None]
     ids: dict[int, int] = {}
     if roots:
-        new_ids = session.scalars(insert(ChunkRow).returning(ChunkRow.id, sort_by_parameter_order=True),
-                                  [row(chunk) for chunk in roots]).all()
+        new_ids = session.scalars(
+            insert(ChunkRow).returning(ChunkRow.id, sort_by_parameter_order=True), [row(chunk) for chunk in roots]
+        ).all()
         ids = {chunk.index: new_id for chunk, new_id in zip(roots, new_ids)}
     if children:
         rows = []
@@ -144,21 +184,47 @@ def _insert_chunks(session: Session, document_id: str, chunks: list[Chunk], info
             if chunk.parent not in ids:
                 # ChunkingError, not StorageError: it fails this document only (a StorageError
                 # stops the batch, as every later write would fail the same way).
-                raise ChunkingError(f"chunk {chunk.index} points at parent {chunk.parent}, which is not a parent "
-                                    "chunk of this document (a chunker bug)", path=document_id)
+                raise ChunkingError(
+                    f"chunk {chunk.index} points at parent {chunk.parent}, which is not a parent "
+                    "chunk of this document (a chunker bug)",
+                    path=document_id,
+                )
             rows.append({**row(chunk), "parent_id": ids[chunk.parent]})
         session.execute(insert(ChunkRow), rows)
 
 
-def save_failure(session: Session, document_id: str, source_path: str, error: str, *,
-                 content_sha256: str | None, size_bytes: int | None, mtime: float | None,
-                 info: DocumentInfo) -> int:
+def save_failure(
+    session: Session,
+    document_id: str,
+    source_path: str,
+    error: str,
+    *,
+    content_sha256: str | None,
+    size_bytes: int | None,
+    mtime: float | None,
+    info: DocumentInfo,
+) -> int:
     """Record a failed document. Its previous content (if any) is removed, so SQL never serves a
     stale version of a file that now fails; returns the number of chunks removed."""
     before = _delete_content(session, document_id)
-    _upsert_document(session, document_id, normalise_source_path(source_path), _document_values(
-        info, "failed", error=error, content_sha256=content_sha256, size_bytes=size_bytes, mtime=mtime,
-        page_count=None, text=None, warnings=[], chunk_count=0) | {"parsed_title": None})
+    _upsert_document(
+        session,
+        document_id,
+        normalise_source_path(source_path),
+        _document_values(
+            info,
+            "failed",
+            error=error,
+            content_sha256=content_sha256,
+            size_bytes=size_bytes,
+            mtime=mtime,
+            page_count=None,
+            text=None,
+            warnings=[],
+            chunk_count=0,
+        )
+        | {"parsed_title": None},
+    )
     return before
 
 

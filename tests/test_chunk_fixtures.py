@@ -12,19 +12,18 @@ independent of the parser) and through `parse_pdf` (proves the pipeline's real i
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS, FIXTURES
 
 from ingest.chunker import chunk_document
 from ingest.chunking.checks import chunk_violations
 from ingest.chunking.prose import sentence_boundaries
 from ingest.chunking.sections import document_to_sections
-from ingest.models import ChunkSettings
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.elements import Document, Element, table_rows_to_text
 from ingest.tokens import tiktoken_counter
-from parsers.models import Document, Element, table_rows_to_text
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CL100K = tiktoken_counter("cl100k_base")
 DOSE_PATH = "Cotton Crop Manual / Pest Management / Sucking Pests"
 SIZES = [24, 32, 40, 48, 64, 96, 150, 300, 1000]
@@ -56,16 +55,31 @@ def truth_to_document(data: dict) -> Document:
         elif kind == "table":
             rows = block["header"] + block["rows"]
             pages = block.get("pages") or [page]
-            elements.append(Element(type="table", text=table_rows_to_text(rows), rows=rows, page=pages[0],
-                                    page_end=pages[-1], header_rows=len(block["header"]), caption=block.get("caption")))
+            elements.append(
+                Element(
+                    type="table",
+                    text=table_rows_to_text(rows),
+                    rows=rows,
+                    page=pages[0],
+                    page_end=pages[-1],
+                    header_rows=len(block["header"]),
+                    caption=block.get("caption"),
+                )
+            )
         elif kind == "list_item":
             elements.append(Element(type="list_item", text=block["text"], page=page, list_level=0))
         else:
             elements.append(Element(type=kind, text=block["text"], page=page))
     if len(furniture) > page:
         elements.append(Element(type="footer", text=furniture[page], page=page))
-    return Document(source_path=data["file"], content_sha256="0" * 64, size_bytes=1, page_count=data["pages"],
-                    title=data["title"], elements=elements)
+    return Document(
+        source_path=data["file"],
+        content_sha256="0" * 64,
+        size_bytes=1,
+        page_count=data["pages"],
+        title=data["title"],
+        elements=elements,
+    )
 
 
 def markdown_rows(body: str) -> list[dict[str, str]]:
@@ -75,7 +89,7 @@ def markdown_rows(body: str) -> list[dict[str, str]]:
     for position, line in enumerate(lines):
         if line.startswith("| ---") and position > 0:
             header = _cells(lines[position - 1])
-            for row_line in lines[position + 1:]:
+            for row_line in lines[position + 1 :]:
                 if not row_line.startswith("| "):
                     break
                 rows.append(dict(zip(header, _cells(row_line))))
@@ -87,13 +101,18 @@ def _cells(line: str) -> list[str]:
 
 
 def assert_dose_guarantee(document: Document, child_max: int) -> None:
-    config = ChunkSettings(child_max_tokens=child_max, overlap_tokens=min(50, child_max // 4),
-                           parent_max_tokens=max(child_max, 1200))
+    config = ChunkSettings(
+        child_max_tokens=child_max, overlap_tokens=min(50, child_max // 4), parent_max_tokens=max(child_max, 1200)
+    )
     chunks = chunk_document(document, config, CL100K)
     assert chunk_violations(document, chunks, config, CL100K) == []
     children = [c for c in chunks if c.kind == "child"]
-    found = [c for c in children for row in markdown_rows(c.body)
-             if row.get("Pest") == "Whitefly" and row.get("Dose per litre of water") == "2 ml per litre"]
+    found = [
+        c
+        for c in children
+        for row in markdown_rows(c.body)
+        if row.get("Pest") == "Whitefly" and row.get("Dose per litre of water") == "2 ml per litre"
+    ]
     assert found, f"no child at {child_max} tokens reads Whitefly -> 2 ml per litre under the header"
     for chunk in found:
         if chunk.metadata.get("heading_path_truncated"):  # tiny sizes: the nearest headings stay
@@ -108,14 +127,15 @@ def assert_dose_guarantee(document: Document, child_max: int) -> None:
         for line in chunk.body.split("\n"):
             if "2 ml per litre" in line and line.startswith("| "):
                 readings = [row for row in markdown_rows(chunk.body) if "2 ml per litre" in row.values()]
-                assert readings and all(row.get("Pest") in {"Whitefly", "Thrips"} for row in readings), \
+                assert readings and all(row.get("Pest") in {"Whitefly", "Thrips"} for row in readings), (
                     f"a dose row without its pest at {child_max} tokens: {line!r}"
+                )
 
 
 def _headings_before_row(chunk) -> list[str]:
     """The headings a reader sees above the whitefly row: the heading path, then the
     sub-headings of a merged section that are body lines before the row."""
-    before_row = chunk.body[:chunk.body.index("| Whitefly |")]
+    before_row = chunk.body[: chunk.body.index("| Whitefly |")]
     lines = [line for line in before_row.split("\n\n") if line in DOSE_PATH.split(" / ")]
     return chunk.heading_path + lines
 
@@ -129,8 +149,10 @@ def test_truth_document_is_what_the_fixture_describes():
     """Guard the builder above: the dose table is a real table element with its header row."""
     document = truth_to_document(truth("crop_manual"))
     tables = [e for e in document.elements if e.type.value == "table"]
-    assert any(t.rows[0][0] == "Pest" and t.header_rows == 1 and ["Whitefly", "Pyriproxyfen 10 EC"] == t.rows[2][:2]
-               for t in tables)
+    assert any(
+        t.rows[0][0] == "Pest" and t.header_rows == 1 and ["Whitefly", "Pyriproxyfen 10 EC"] == t.rows[2][:2]
+        for t in tables
+    )
 
 
 def test_every_truth_block_reaches_a_chunk():
@@ -187,8 +209,9 @@ def parsed_crop_manual() -> Document:
 @pytest.mark.slow
 @pytest.mark.parametrize("child_max", SIZES)
 def test_whitefly_dose_stays_with_header_and_path_from_parse_pdf(parsed_crop_manual, child_max):
-    assert any(e.type.value == "table" and e.rows and "Whitefly" in e.text for e in parsed_crop_manual.elements), \
+    assert any(e.type.value == "table" and e.rows and "Whitefly" in e.text for e in parsed_crop_manual.elements), (
         "parse_pdf found no dose table in crop_manual.pdf"
+    )
     assert_dose_guarantee(parsed_crop_manual, child_max)
 
 
@@ -204,12 +227,19 @@ def test_hindi_notice_splits_at_danda_from_parse_pdf():
 
 # --- real PDFs from the shared corpus --------------------------------------------------------
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["normal_4pages.pdf", "reliance.pdf", "word365_structure.pdf",
-                                  "cupertino_usd_4-6-16.pdf", "pr-136-example.pdf", "la-precinct-bulletin-2014-p1.pdf"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "normal_4pages.pdf",
+        "reliance.pdf",
+        "word365_structure.pdf",
+        "cupertino_usd_4-6-16.pdf",
+        "pr-136-example.pdf",
+        "la-precinct-bulletin-2014-p1.pdf",
+    ],
+)
 def test_invariants_hold_on_corpus_documents(name):
     """Documents nobody on this project designed: every invariant, at the default and a small size."""
     from parsers.pdf import parse_pdf

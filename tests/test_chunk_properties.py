@@ -11,16 +11,41 @@ from __future__ import annotations
 import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ingest.chunker import chunk_document
 from ingest.chunking.checks import chunk_violations
-from ingest.models import ChunkSettings
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.elements import Document, Element, table_rows_to_text
 from ingest.tokens import WhitespaceCounter, tiktoken_counter
-from parsers.models import Document, Element, table_rows_to_text
 
-LATIN = ["cotton", "whitefly", "spray", "dose", "per", "litre", "the", "of", "seed", "field", "water", "2", "ml",
-         "approx.", "e.g.", "Dr.", "kg", "12.5", "leaf", "farmer", "(note)", "acre", "urea", "sow"]
+LATIN = [
+    "cotton",
+    "whitefly",
+    "spray",
+    "dose",
+    "per",
+    "litre",
+    "the",
+    "of",
+    "seed",
+    "field",
+    "water",
+    "2",
+    "ml",
+    "approx.",
+    "e.g.",
+    "Dr.",
+    "kg",
+    "12.5",
+    "leaf",
+    "farmer",
+    "(note)",
+    "acre",
+    "urea",
+    "sow",
+]
 DEVANAGARI = ["कपास", "की", "फसल", "में", "सफेद", "मक्खी", "दवा", "पानी", "किसान", "योजना"]
 ENDS = [".", "?", "!", "।", "॥"]
 FURNITURE_MARK = "RUNNINGHEADERXQ"
@@ -51,8 +76,9 @@ def table(draw, page):
     rows = draw(st.lists(st.lists(cell, min_size=width, max_size=width), min_size=1, max_size=12))
     header_rows = draw(st.integers(0, min(2, len(rows))))
     caption = draw(st.one_of(st.none(), st.just("Table 9: Doses per pest")))
-    return Element(type="table", text=table_rows_to_text(rows), rows=rows, header_rows=header_rows,
-                   caption=caption, page=page)
+    return Element(
+        type="table", text=table_rows_to_text(rows), rows=rows, header_rows=header_rows, caption=caption, page=page
+    )
 
 
 @st.composite
@@ -62,31 +88,62 @@ def document(draw, prose_only=False):
     for _ in range(draw(st.integers(1, 14))):
         page += draw(st.integers(0, 1))
         if draw(st.integers(0, 4)) == 0:
-            elements.append(Element(type=draw(st.sampled_from(["header", "footer", "page_number"])),
-                                    text=f"{FURNITURE_MARK} {page}", page=page))
-        kind = "paragraph" if prose_only else draw(st.sampled_from(
-            ["title", "paragraph", "paragraph", "list", "table", "caption"]))
+            elements.append(
+                Element(
+                    type=draw(st.sampled_from(["header", "footer", "page_number"])),
+                    text=f"{FURNITURE_MARK} {page}",
+                    page=page,
+                )
+            )
+        kind = (
+            "paragraph"
+            if prose_only
+            else draw(st.sampled_from(["title", "paragraph", "paragraph", "list", "table", "caption"]))
+        )
         if prose_only and draw(st.integers(0, 3)) == 0:
             kind = "title"
         if kind == "title":
-            elements.append(Element(type="title", text=" ".join(draw(st.lists(latin_words, min_size=1, max_size=3))),
-                                    heading_level=draw(st.integers(1, 3)), page=page))
+            elements.append(
+                Element(
+                    type="title",
+                    text=" ".join(draw(st.lists(latin_words, min_size=1, max_size=3))),
+                    heading_level=draw(st.integers(1, 3)),
+                    page=page,
+                )
+            )
         elif kind == "paragraph":
-            elements.append(Element(type="paragraph", page=page,
-                                    text=draw(paragraph_text(latin_words if prose_only else words, giant=not prose_only))))
+            elements.append(
+                Element(
+                    type="paragraph",
+                    page=page,
+                    text=draw(paragraph_text(latin_words if prose_only else words, giant=not prose_only)),
+                )
+            )
         elif kind == "caption":
             elements.append(Element(type="caption", text="Table 9: Doses per pest", page=page))
         elif kind == "list":
             if draw(st.booleans()):
                 elements.append(Element(type="paragraph", text="Documents needed for the scheme:", page=page))
             for _ in range(draw(st.integers(1, 8))):
-                elements.append(Element(type="list_item", page=page, list_level=draw(st.integers(0, 1)),
-                                        text="- " + draw(paragraph_text(giant=False))))
+                elements.append(
+                    Element(
+                        type="list_item",
+                        page=page,
+                        list_level=draw(st.integers(0, 1)),
+                        text="- " + draw(paragraph_text(giant=False)),
+                    )
+                )
         else:
             elements.append(draw(table(page)))
     title = draw(st.one_of(st.none(), st.just("Cotton manual")))
-    return Document(source_path="generated.pdf", content_sha256="0" * 64, size_bytes=1, page_count=page,
-                    title=title, elements=elements)
+    return Document(
+        source_path="generated.pdf",
+        content_sha256="0" * 64,
+        size_bytes=1,
+        page_count=page,
+        title=title,
+        elements=elements,
+    )
 
 
 @st.composite
@@ -94,8 +151,12 @@ def chunk_settings(draw):
     child = draw(st.integers(40, 260))
     overlap = draw(st.integers(0, child // 4))
     parent = draw(st.integers(child, child * 4))
-    return ChunkSettings(child_max_tokens=child, overlap_tokens=overlap, parent_max_tokens=parent,
-                         embedding_limit=draw(st.integers(16, 400)))
+    return ChunkSettings(
+        child_max_tokens=child,
+        overlap_tokens=overlap,
+        parent_max_tokens=parent,
+        embedding_limit=draw(st.integers(16, 400)),
+    )
 
 
 #: The default run is quick; the `slow` soak tests run 600/300 documents; CHUNK_PROPERTY_SCALE=10
@@ -145,8 +206,9 @@ def test_neighbouring_prose_children_share_the_overlap(doc, child_max, overlap):
     """Where the text allows it (prose of short words), every child after the first of a
     section repeats a tail of its predecessor of at most the configured overlap."""
     counter = tiktoken_counter("cl100k_base")
-    config = ChunkSettings(child_max_tokens=child_max, overlap_tokens=min(overlap, child_max // 3),
-                           parent_max_tokens=child_max * 2)
+    config = ChunkSettings(
+        child_max_tokens=child_max, overlap_tokens=min(overlap, child_max // 3), parent_max_tokens=child_max * 2
+    )
     chunks = chunk_document(doc, config, counter)
     text = doc.canonical_text()
     children = [c for c in chunks if c.kind == "child"]
@@ -154,7 +216,7 @@ def test_neighbouring_prose_children_share_the_overlap(doc, child_max, overlap):
         if previous.metadata["section"] != chunk.metadata["section"]:
             continue
         assert previous.char_start < chunk.char_start < previous.char_end, "no overlap where the text allows it"
-        shared = text[chunk.char_start:previous.char_end]
+        shared = text[chunk.char_start : previous.char_end]
         assert previous.body.endswith(shared) and chunk.body.startswith(shared)
         assert 0 < counter.count(shared) == chunk.metadata["overlap_tokens"] <= config.overlap_tokens
         assert chunk.char_start == 0 or text[chunk.char_start - 1].isspace(), "overlap must start at a word"
@@ -169,9 +231,9 @@ def test_blind_strategies_cut_the_canonical_text(doc, chunk_settings_, strategy)
     text = doc.canonical_text()
     for position, chunk in enumerate(chunks):
         assert chunk.index == position and chunk.kind == "child" and chunk.parent is None
-        assert chunk.heading_path == [] and chunk.text == chunk.body == text[chunk.char_start:chunk.char_end]
+        assert chunk.heading_path == [] and chunk.text == chunk.body == text[chunk.char_start : chunk.char_end]
         assert chunk.token_count == counter.count(chunk.text) <= config.child_max_tokens
     covered = bytearray(len(text))
     for chunk in chunks:
-        covered[chunk.char_start:chunk.char_end] = b"\x01" * (chunk.char_end - chunk.char_start)
+        covered[chunk.char_start : chunk.char_end] = b"\x01" * (chunk.char_end - chunk.char_start)
     assert all(covered[i] or text[i].isspace() for i in range(len(text)))

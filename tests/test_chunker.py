@@ -8,16 +8,22 @@ from pydantic import ValidationError
 from ingest.chunker import chunk_document
 from ingest.chunking.checks import chunk_violations
 from ingest.chunking.prose import sentence_boundaries
-from ingest.models import ChunkSettings
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.elements import Document, Element, table_rows_to_text
 from ingest.tokens import WhitespaceCounter, tiktoken_counter
-from parsers.models import Document, Element, table_rows_to_text
 
 CL100K = tiktoken_counter("cl100k_base")
 
 
 def doc(*elements: Element, title: str | None = "Cotton manual") -> Document:
-    return Document(source_path="hand.pdf", content_sha256="0" * 64, size_bytes=1,
-                    page_count=max(e.last_page for e in elements), title=title, elements=list(elements))
+    return Document(
+        source_path="hand.pdf",
+        content_sha256="0" * 64,
+        size_bytes=1,
+        page_count=max(e.last_page for e in elements),
+        title=title,
+        elements=list(elements),
+    )
 
 
 def title(text: str, level: int = 1, page: int = 1) -> Element:
@@ -33,13 +39,18 @@ def item(text: str, page: int = 1, level: int = 0) -> Element:
 
 
 def table(rows: list[list[str]], header_rows: int = 1, caption: str | None = None, page: int = 1) -> Element:
-    return Element(type="table", text=table_rows_to_text(rows), rows=rows, header_rows=header_rows,
-                   caption=caption, page=page)
+    return Element(
+        type="table", text=table_rows_to_text(rows), rows=rows, header_rows=header_rows, caption=caption, page=page
+    )
 
 
-DOSES = [["Pest", "Insecticide", "Dose"], ["Whitefly", "Pyriproxyfen 10 EC", "2 ml per litre"],
-         ["Aphids", "Dimethoate 30 EC", "3 ml per litre"], ["Jassids", "Acetamiprid 20 SP", "0.2 g per litre"],
-         ["Thrips", "Fipronil 5 SC", "2 ml per litre"]]
+DOSES = [
+    ["Pest", "Insecticide", "Dose"],
+    ["Whitefly", "Pyriproxyfen 10 EC", "2 ml per litre"],
+    ["Aphids", "Dimethoate 30 EC", "3 ml per litre"],
+    ["Jassids", "Acetamiprid 20 SP", "0.2 g per litre"],
+    ["Thrips", "Fipronil 5 SC", "2 ml per litre"],
+]
 
 
 def children(chunks):
@@ -58,7 +69,7 @@ def test_text_is_heading_path_then_body_with_document_title_first():
     assert child.heading_path == ["Cotton manual", "Pests", "Whitefly"]
     assert child.text == "Cotton manual / Pests / Whitefly\n\nSpray when 8 adults per leaf are seen."
     assert child.body == "Spray when 8 adults per leaf are seen."
-    assert document.canonical_text()[child.char_start:child.char_end] == child.body
+    assert document.canonical_text()[child.char_start : child.char_end] == child.body
     assert child.parent == 0 and chunks[0].parent is None and child.token_count == CL100K.count(child.text)
     check(document, chunks, None)
 
@@ -79,25 +90,44 @@ def test_deeper_headings_are_dropped_when_a_higher_one_appears():
 
 
 def test_a_short_section_and_its_sub_sections_become_one_chunk_under_the_outer_path():
-    document = doc(title("Pests"), para("Scout the field every week."), title("Whitefly", 2),
-                   para("Spray 2 ml per litre."), title("Aphids", 2), para("Spray 3 ml per litre."))
+    document = doc(
+        title("Pests"),
+        para("Scout the field every week."),
+        title("Whitefly", 2),
+        para("Spray 2 ml per litre."),
+        title("Aphids", 2),
+        para("Spray 3 ml per litre."),
+    )
     chunks = children(chunk_document(document, None, CL100K))
     assert len(chunks) == 1
-    assert chunks[0].text == ("Cotton manual / Pests\n\nScout the field every week.\n\nWhitefly\n\n"
-                              "Spray 2 ml per litre.\n\nAphids\n\nSpray 3 ml per litre.")
-    assert document.canonical_text()[chunks[0].char_start:chunks[0].char_end] == chunks[0].body
+    assert chunks[0].text == (
+        "Cotton manual / Pests\n\nScout the field every week.\n\nWhitefly\n\n"
+        "Spray 2 ml per litre.\n\nAphids\n\nSpray 3 ml per litre."
+    )
+    assert document.canonical_text()[chunks[0].char_start : chunks[0].char_end] == chunks[0].body
     check(document, chunk_document(document, None, CL100K), None)
 
 
 def test_sub_sections_keep_their_own_chunks_and_paths_when_the_whole_does_not_fit():
     long_text = " ".join(f"Sentence {i} about whitefly scouting and thresholds." for i in range(12))
-    document = doc(title("Pests"), para("Scout the field every week."), title("Whitefly", 2), para(long_text),
-                   title("Aphids", 2), para("Spray 3 ml per litre."), title("Leaf curl", 3), para("Remove plants."))
+    document = doc(
+        title("Pests"),
+        para("Scout the field every week."),
+        title("Whitefly", 2),
+        para(long_text),
+        title("Aphids", 2),
+        para("Spray 3 ml per litre."),
+        title("Leaf curl", 3),
+        para("Remove plants."),
+    )
     config = {"child_max_tokens": 120, "overlap_tokens": 10}
     chunks = children(chunk_document(document, config, CL100K))
     paths = [c.heading_path for c in chunks]
     assert [p for i, p in enumerate(paths) if p not in paths[:i]] == [
-        ["Cotton manual", "Pests"], ["Cotton manual", "Pests", "Whitefly"], ["Cotton manual", "Pests", "Aphids"]]
+        ["Cotton manual", "Pests"],
+        ["Cotton manual", "Pests", "Whitefly"],
+        ["Cotton manual", "Pests", "Aphids"],
+    ]
     assert len(chunks) > 3, "the whitefly text alone needs two chunks at 120 tokens"
     assert chunks[-1].body == "Spray 3 ml per litre.\n\nLeaf curl\n\nRemove plants."
     check(document, chunk_document(document, config, CL100K), config)
@@ -110,10 +140,14 @@ def test_a_chunk_never_spans_two_sections_even_when_both_are_tiny():
 
 
 def test_furniture_never_enters_chunk_text():
-    document = doc(title("Pests"), para("First part of the text."),
-                   Element(type="footer", text="Page 1 of 2", page=1),
-                   Element(type="header", text="Cotton Manual 2024", page=2),
-                   Element(type="page_number", text="2", page=2), para("Second part.", page=2))
+    document = doc(
+        title("Pests"),
+        para("First part of the text."),
+        Element(type="footer", text="Page 1 of 2", page=1),
+        Element(type="header", text="Cotton Manual 2024", page=2),
+        Element(type="page_number", text="2", page=2),
+        para("Second part.", page=2),
+    )
     chunks = chunk_document(document, None, CL100K)
     assert all("Page 1 of 2" not in c.text and "Manual 2024" not in c.text for c in chunks)
     assert children(chunks)[0].body == "First part of the text.\n\nSecond part."
@@ -125,8 +159,13 @@ def test_sentence_ends_include_danda_and_skip_abbreviations():
     text = "Mix approx. 2 ml per litre, e.g. with Dr. Rao's sprayer. Spray now! दवा मिलाएं। पानी दें॥ Done?"
     cuts = sentence_boundaries(text, 0, len(text))
     pieces = [text[a:b].strip() for a, b in zip([0] + cuts, cuts + [len(text)])]
-    assert pieces == ["Mix approx. 2 ml per litre, e.g. with Dr. Rao's sprayer.", "Spray now!", "दवा मिलाएं।",
-                      "पानी दें॥", "Done?"]
+    assert pieces == [
+        "Mix approx. 2 ml per litre, e.g. with Dr. Rao's sprayer.",
+        "Spray now!",
+        "दवा मिलाएं।",
+        "पानी दें॥",
+        "Done?",
+    ]
 
 
 def test_long_prose_is_cut_at_sentence_ends_never_inside_a_word():
@@ -159,7 +198,7 @@ def test_overlap_is_real_shared_text_of_whole_words():
     chunks = children(chunk_document(document, config, CL100K))
     text = document.canonical_text()
     for previous, chunk in zip(chunks, chunks[1:]):
-        shared = text[chunk.char_start:previous.char_end]
+        shared = text[chunk.char_start : previous.char_end]
         assert shared and previous.body.endswith(shared) and chunk.body.startswith(shared)
         assert 10 <= chunk.metadata["overlap_tokens"] == CL100K.count(shared) <= 20
         assert text[chunk.char_start - 1] == " "
@@ -182,7 +221,9 @@ def test_min_tokens_rebalances_a_tiny_tail_chunk():
     assert greedy[-1].body == "Sentence 8 says spray neem oil at dusk."  # the tiny tail min_tokens prevents
     tail, before = CL100K.count(balanced[-1].body), CL100K.count(balanced[-2].body)
     assert len(balanced) == len(greedy) and CL100K.count(greedy[-1].body) < tail <= before
-    assert balanced[-1].body.startswith("Sentence 7") and balanced[-2].body.endswith("Sentence 6 says spray neem oil at dusk.")
+    assert balanced[-1].body.startswith("Sentence 7") and balanced[-2].body.endswith(
+        "Sentence 6 says spray neem oil at dusk."
+    )
     assert all(c.token_count <= 60 for c in balanced)
     check(document, chunks, config)
 
@@ -190,9 +231,11 @@ def test_min_tokens_rebalances_a_tiny_tail_chunk():
 def test_table_that_fits_is_one_markdown_piece_with_caption():
     document = doc(title("Pests"), table(DOSES, caption="Table 2: Doses"))
     child = children(chunk_document(document, None, CL100K))[0]
-    assert child.body == ("Table 2: Doses\n| Pest | Insecticide | Dose |\n| --- | --- | --- |\n"
-                          "| Whitefly | Pyriproxyfen 10 EC | 2 ml per litre |\n| Aphids | Dimethoate 30 EC | 3 ml per litre |\n"
-                          "| Jassids | Acetamiprid 20 SP | 0.2 g per litre |\n| Thrips | Fipronil 5 SC | 2 ml per litre |")
+    assert child.body == (
+        "Table 2: Doses\n| Pest | Insecticide | Dose |\n| --- | --- | --- |\n"
+        "| Whitefly | Pyriproxyfen 10 EC | 2 ml per litre |\n| Aphids | Dimethoate 30 EC | 3 ml per litre |\n"
+        "| Jassids | Acetamiprid 20 SP | 0.2 g per litre |\n| Thrips | Fipronil 5 SC | 2 ml per litre |"
+    )
     assert child.element_types == ["table"] and child.metadata["table_rows"] == [0, 1, 2, 3]
 
 
@@ -242,8 +285,13 @@ def test_header_and_row_that_cannot_be_split_is_flagged_oversize():
 
 
 def test_list_that_fits_stays_together_with_its_lead_in():
-    document = doc(title("How to apply"), para("Documents needed:"), item("Aadhaar card."), item("Land record."),
-                   item("One photograph."))
+    document = doc(
+        title("How to apply"),
+        para("Documents needed:"),
+        item("Aadhaar card."),
+        item("Land record."),
+        item("One photograph."),
+    )
     child = children(chunk_document(document, None, CL100K))[0]
     assert child.body == "Documents needed:\n\nAadhaar card.\n\nLand record.\n\nOne photograph."
     assert child.element_types == ["paragraph", "list_item"]
@@ -278,7 +326,9 @@ def test_parent_is_the_section_and_children_point_into_it():
 
 
 def test_section_over_the_parent_limit_gives_several_parents_each_followed_by_its_children():
-    document = doc(title("Pests"), *[para(f"Paragraph {i} is about whitefly doses in cotton fields.") for i in range(40)])
+    document = doc(
+        title("Pests"), *[para(f"Paragraph {i} is about whitefly doses in cotton fields.") for i in range(40)]
+    )
     config = {"child_max_tokens": 40, "overlap_tokens": 8, "parent_max_tokens": 120}
     chunks = chunk_document(document, config, CL100K)
     parents = [c for c in chunks if c.kind == "parent"]
@@ -341,8 +391,13 @@ def test_empty_document_gives_no_chunks():
 
 @pytest.mark.parametrize("config", [None, UNMERGED])
 def test_a_heading_with_no_body_and_no_sub_section_is_not_lost(config):
-    document = doc(title("Pests"), para("Scout weekly."), title("Speed limits", 2), title("Whitefly", 2),
-                   para("Spray 2 ml per litre. " * 80))
+    document = doc(
+        title("Pests"),
+        para("Scout weekly."),
+        title("Speed limits", 2),
+        title("Whitefly", 2),
+        para("Spray 2 ml per litre. " * 80),
+    )
     chunks = children(chunk_document(document, config, CL100K))
     holding = [c for c in chunks if "Speed limits" in c.text]
     assert [c.body for c in holding] == ["Speed limits"]
@@ -352,8 +407,7 @@ def test_a_heading_with_no_body_and_no_sub_section_is_not_lost(config):
 
 def test_a_lead_in_paragraph_ending_with_colon_travels_with_every_piece_of_its_table():
     rows = DOSES + [[f"Pest {i}", f"Insecticide {i}", f"{i} ml per litre"] for i in range(30)]
-    document = doc(title("Pests"), para("Spray only after scouting."), para("Doses for sucking pests:"),
-                   table(rows))
+    document = doc(title("Pests"), para("Spray only after scouting."), para("Doses for sucking pests:"), table(rows))
     config = {"child_max_tokens": 120, "overlap_tokens": 0}
     pieces = [c for c in children(chunk_document(document, config, CL100K)) if "table_element" in c.metadata]
     assert len(pieces) > 2
@@ -375,7 +429,12 @@ def test_a_long_paragraph_ending_with_colon_is_not_copied_into_every_table_piece
 
 
 def test_body_text_before_the_first_heading_does_not_pull_the_sections_after_it_into_its_chunk():
-    document = doc(para("Issued by the KVK, June 2024."), title("Whitefly"), para("Spray 2 ml per litre."),
-                   title("Aphids"), para("Spray 3 ml per litre."))
+    document = doc(
+        para("Issued by the KVK, June 2024."),
+        title("Whitefly"),
+        para("Spray 2 ml per litre."),
+        title("Aphids"),
+        para("Spray 3 ml per litre."),
+    )
     paths = [c.heading_path for c in children(chunk_document(document, None, CL100K))]
     assert paths == [["Cotton manual"], ["Cotton manual", "Whitefly"], ["Cotton manual", "Aphids"]]

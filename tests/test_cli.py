@@ -24,14 +24,31 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def db(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("cli")
-    make_pdf(root / "pdfs" / "cotton.pdf", "Cotton manual", ["Whitefly is controlled by spraying neem oil at dusk.",
-                                                            "Bollworm needs pheromone traps."])
+    make_pdf(
+        root / "pdfs" / "cotton.pdf",
+        "Cotton manual",
+        ["Whitefly is controlled by spraying neem oil at dusk.", "Bollworm needs pheromone traps."],
+    )
     make_pdf(root / "pdfs" / "schemes" / "kisan.pdf", "Kisan scheme", ["Farmers receive income support."])
     config = root / "c.toml"
     config.write_text('[[enrich.rules]]\npattern = "schemes/*"\nmetadata = { doc_type = "scheme" }\n')
     path = root / "i.db"
-    result = runner.invoke(app, ["run", str(root / "pdfs"), "--db", str(path), "--workers", "0", "--ocr", "never",
-                                 "-q", "--config", str(config)])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            str(root / "pdfs"),
+            "--db",
+            str(path),
+            "--workers",
+            "0",
+            "--ocr",
+            "never",
+            "-q",
+            "--config",
+            str(config),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return path
 
@@ -59,11 +76,16 @@ def test_query_formats(db):
     sql = "select title, json_extract(metadata, '$.doc_type') as doc_type from documents order by title"
     as_json = runner.invoke(app, ["query", sql, "--db", str(db), "--format", "json"])
     assert as_json.exit_code == 0
-    assert json.loads(as_json.stdout) == [{"title": "Cotton manual", "doc_type": None},
-                                          {"title": "Kisan scheme", "doc_type": "scheme"}]
+    assert json.loads(as_json.stdout) == [
+        {"title": "Cotton manual", "doc_type": None},
+        {"title": "Kisan scheme", "doc_type": "scheme"},
+    ]
     as_csv = runner.invoke(app, ["query", sql, "--db", str(db), "--format", "csv"])
-    assert list(csv.reader(io.StringIO(as_csv.stdout))) == [["title", "doc_type"], ["Cotton manual", ""],
-                                                            ["Kisan scheme", "scheme"]]
+    assert list(csv.reader(io.StringIO(as_csv.stdout))) == [
+        ["title", "doc_type"],
+        ["Cotton manual", ""],
+        ["Kisan scheme", "scheme"],
+    ]
     as_table = runner.invoke(app, ["query", sql, "--db", str(db)])
     assert "Kisan scheme" in as_table.stdout and "NULL" in as_table.stdout
 
@@ -77,8 +99,16 @@ def test_tables_written_to_a_pipe_keep_one_line_per_row(db, monkeypatch):
     assert "pdfs" in rows[0] and rows[0].count("Kisan scheme") == 3
 
 
-@pytest.mark.parametrize("sql", ["delete from chunks", "drop table documents", "update documents set title = 'x'",
-                                 "attach database 'x.db' as x", "pragma query_only = off"])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "delete from chunks",
+        "drop table documents",
+        "update documents set title = 'x'",
+        "attach database 'x.db' as x",
+        "pragma query_only = off",
+    ],
+)
 def test_query_write_attempts_exit_6_and_change_nothing(db, sql):
     before = list(sqlite3.connect(db).iterdump())
     result = runner.invoke(app, ["query", sql, "--db", str(db)])
@@ -126,8 +156,9 @@ def test_unknown_config_key_exits_2_naming_it(tmp_path):
     config = tmp_path / "c.toml"
     config.write_text("[chunk]\nchild_max_tokenz = 100\n")
     (tmp_path / "pdfs").mkdir()
-    result = runner.invoke(app, ["run", str(tmp_path / "pdfs"), "--db", str(tmp_path / "i.db"), "--config",
-                                 str(config), "--ocr", "never"])
+    result = runner.invoke(
+        app, ["run", str(tmp_path / "pdfs"), "--db", str(tmp_path / "i.db"), "--config", str(config), "--ocr", "never"]
+    )
     assert result.exit_code == 2
     assert "chunk.child_max_tokenz" in result.stderr
     assert not (tmp_path / "i.db").exists()
@@ -163,8 +194,11 @@ def test_lock_from_another_host_is_refused_until_unlocked(tmp_path):
     db = tmp_path / "i.db"
     database = open_database(db)
     with database.transaction() as session:
-        session.add(RunLockRow(id=1, pid=1, hostname="other-host", process_start=None, run_id=None,
-                               acquired_at="2026-01-01T00:00:00Z"))
+        session.add(
+            RunLockRow(
+                id=1, pid=1, hostname="other-host", process_start=None, run_id=None, acquired_at="2026-01-01T00:00:00Z"
+            )
+        )
     database.close()
     args = ["run", str(folder), "--db", str(db), "--workers", "0", "--ocr", "never", "-q"]
     refused = runner.invoke(app, args)

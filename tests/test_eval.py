@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from ingest.eval_models import EvalReport, GoldenItem, load_golden
-from ingest.eval_report import format_report
-from ingest.evaluate import eval_chunk_settings, evaluate_documents
+from ingest.contracts.elements import Document, Element, ElementType, table_rows_to_text
+from ingest.contracts.errors import ConfigError
+from ingest.contracts.evaluation import EvalReport, GoldenItem, load_golden
+from ingest.evaluation.evaluate import eval_chunk_settings, evaluate_documents
+from ingest.evaluation.report import format_report
 from ingest.tokens import WhitespaceCounter
-from parsers.errors import ConfigError
-from parsers.models import Document, Element, ElementType, table_rows_to_text
 
 DOSES = [["Pest", "Dose per litre"], ["Whitefly", "2 ml"], ["Aphids", "3 ml"]]
 
@@ -30,17 +30,23 @@ def _paragraph(text: str) -> Element:
 
 @pytest.fixture()
 def documents() -> dict[str, Document]:
-    manual = _document("/data/crop_manual.pdf", [
-        _title("Cotton manual", 1),
-        _title("Pest control", 2),
-        Element(type=ElementType.table, text=table_rows_to_text(DOSES), page=1, rows=DOSES, header_rows=1),
-        _title("Sowing", 2),
-        _paragraph("Sow the seed after the first good rain, twenty centimetres apart, in rows."),
-    ])
-    notice = _document("/data/scheme_notice.pdf", [
-        _title("Kisan scheme", 1),
-        _paragraph("Every eligible farmer family receives 6000 rupees a year in three instalments."),
-    ])
+    manual = _document(
+        "/data/crop_manual.pdf",
+        [
+            _title("Cotton manual", 1),
+            _title("Pest control", 2),
+            Element(type=ElementType.table, text=table_rows_to_text(DOSES), page=1, rows=DOSES, header_rows=1),
+            _title("Sowing", 2),
+            _paragraph("Sow the seed after the first good rain, twenty centimetres apart, in rows."),
+        ],
+    )
+    notice = _document(
+        "/data/scheme_notice.pdf",
+        [
+            _title("Kisan scheme", 1),
+            _paragraph("Every eligible farmer family receives 6000 rupees a year in three instalments."),
+        ],
+    )
     return {"man0000001": manual, "not0000002": notice}
 
 
@@ -52,15 +58,23 @@ def test_every_strategy_is_scored_on_the_same_questions(documents):
     items = _items(
         {"question": "how much spray medicine for whitefly", "must_contain": ["Whitefly", "2 ml"], "kind": "table"},
         {"question": "when should I sow", "must_contain": "first good rain", "kind": "section"},
-        {"question": "how much money per year does a farmer family get", "must_contain": "6000 rupees", "kind": "prose",
-         "doc": "scheme_notice.pdf"},
+        {
+            "question": "how much money per year does a farmer family get",
+            "must_contain": "6000 rupees",
+            "kind": "prose",
+            "doc": "scheme_notice.pdf",
+        },
     )
     report = evaluate_documents(documents, items, ks=(1, 4), budget_tokens=500, counter=WhitespaceCounter())
     assert [r.strategy for r in report.strategies] == ["structure", "recursive", "fixed"]
     for result in report.strategies:
         assert result.chunk_count > 0 and result.mean_tokens > 0
-        rates = [*result.overall.hit_at_k.values(), *result.overall.parent_hit_at_k.values(),
-                 result.overall.budget_hit, result.overall.parent_budget_hit]
+        rates = [
+            *result.overall.hit_at_k.values(),
+            *result.overall.parent_hit_at_k.values(),
+            result.overall.budget_hit,
+            result.overall.parent_budget_hit,
+        ]
         assert all(0.0 <= value <= 1.0 for value in rates)
         assert set(result.by_kind) == {"table", "section", "prose"}
         assert sum(scores.questions for scores in result.by_kind.values()) == 3
@@ -111,21 +125,29 @@ def test_bad_options_are_config_errors(documents):
     for kwargs in ({"strategies": ["semantic"]}, {"ks": [0]}, {"budget_tokens": 0}):
         with pytest.raises(ConfigError):
             evaluate_documents(documents, items, counter=WhitespaceCounter(), **kwargs)
-    settings = eval_chunk_settings(None, ["child_max_tokens=200", "overlap_tokens = 0"])
+    settings = eval_chunk_settings(None, {"child_max_tokens": "200", "overlap_tokens": "0"})
     assert (settings.child_max_tokens, settings.overlap_tokens) == (200, 0)
-    for bad in (["child_max=200"], ["no_equals"], ["overlap_tokens=400"]):
+    for bad in ({"child_max": "200"}, {"overlap_tokens": "400"}):
         with pytest.raises(ConfigError):
             eval_chunk_settings(None, bad)
 
 
 def test_golden_file_lines_are_validated_with_their_line_number(tmp_path):
     path = tmp_path / "golden.jsonl"
-    path.write_text('{"question": "dose for aphids", "must_contain": "3 ml", "kind": "table"}\n\n'
-                    '{"question": "q", "must_contain": ["a", "b"], "doc": "x.pdf"}\n', encoding="utf-8")
+    path.write_text(
+        '{"question": "dose for aphids", "must_contain": "3 ml", "kind": "table"}\n\n'
+        '{"question": "q", "must_contain": ["a", "b"], "doc": "x.pdf"}\n',
+        encoding="utf-8",
+    )
     items = load_golden(path)
     assert [(i.line, i.must_contain, i.kind) for i in items] == [(1, ["3 ml"], "table"), (3, ["a", "b"], "unlabelled")]
-    for bad in ('{"question": "q"}', '{"question": "q", "must_contain": "x", "answer": "typo"}',
-                '{"question": "q", "must_contain": [" "]}', "not json", "[1, 2]"):
+    for bad in (
+        '{"question": "q"}',
+        '{"question": "q", "must_contain": "x", "answer": "typo"}',
+        '{"question": "q", "must_contain": [" "]}',
+        "not json",
+        "[1, 2]",
+    ):
         path.write_text('{"question": "ok", "must_contain": "x"}\n' + bad + "\n", encoding="utf-8")
         with pytest.raises(ConfigError, match="line 2"):
             load_golden(path)
@@ -144,10 +166,14 @@ def test_structure_is_ahead_of_both_blind_strategies_on_table_and_section_questi
     from parsers.pdf import parse_pdf
 
     fixtures = Path(__file__).resolve().parents[1] / "fixtures"
-    documents = {name: parse_pdf(fixtures / f"{name}.pdf", {"ocr": {"mode": "never"}})
-                 for name in BORN_DIGITAL_FIXTURES}
-    items = [item for item in load_golden(fixtures / "golden.jsonl")
-             if item.kind in ("table", "section") and item.doc and Path(item.doc).stem in documents]
+    documents = {
+        name: parse_pdf(fixtures / f"{name}.pdf", {"ocr": {"mode": "never"}}) for name in BORN_DIGITAL_FIXTURES
+    }
+    items = [
+        item
+        for item in load_golden(fixtures / "golden.jsonl")
+        if item.kind in ("table", "section") and item.doc and Path(item.doc).stem in documents
+    ]
     report = evaluate_documents(documents, items)
     scores = {result.strategy: result.by_kind for result in report.strategies}
     for kind in ("table", "section"):

@@ -8,12 +8,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from ingest.cli import app
-from ingest.eval_models import EvalReport, load_golden
+from ingest.contracts.evaluation import EvalReport, load_golden
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOLDEN = FIXTURES / "golden.jsonl"
 #: Born-digital fixtures only: no OCR, so the test takes seconds; golden questions about the
 #: other fixtures are skipped (and reported as skipped), which the test checks too.
@@ -50,15 +50,20 @@ def test_eval_command_scores_all_strategies_and_stores_each_run(ingested):
         assert len(strategy.questions) == len(asked)
         assert strategy.chunk_count > 0 and strategy.mean_tokens > 0
         scores = strategy.overall
-        for value in (*scores.hit_at_k.values(), *scores.parent_hit_at_k.values(), scores.budget_hit,
-                      scores.parent_budget_hit):
+        for value in (
+            *scores.hit_at_k.values(),
+            *scores.parent_hit_at_k.values(),
+            scores.budget_hit,
+            scores.parent_budget_hit,
+        ):
             assert 0.0 <= value <= 1.0
         assert scores.hit_at_k[1] <= scores.hit_at_k[4] <= scores.hit_at_k[10]
         assert "table" in strategy.by_kind
 
     with sqlite3.connect(ingested) as connection:
         rows = connection.execute(
-            "SELECT id, strategy, golden_path, params, results FROM eval_runs ORDER BY id").fetchall()
+            "SELECT id, strategy, golden_path, params, results FROM eval_runs ORDER BY id"
+        ).fetchall()
     assert [row[1] for row in rows] == ["structure", "recursive", "fixed"]
     assert [row[0] for row in rows] == [r.run_id for r in report.strategies]
     params, results = json.loads(rows[0][3]), json.loads(rows[0][4])
@@ -74,9 +79,25 @@ def _stored_chunks(db: Path) -> list[tuple]:
 
 @pytest.mark.slow
 def test_eval_table_output_and_options(ingested):
-    result = runner.invoke(app, ["eval", str(GOLDEN), "--db", str(ingested), "--strategies", "fixed",
-                                 "--k", "2", "--budget", "300", "--set", "child_max_tokens=100",
-                                 "--set", "overlap_tokens=10"])
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            str(GOLDEN),
+            "--db",
+            str(ingested),
+            "--strategies",
+            "fixed",
+            "--k",
+            "2",
+            "--budget",
+            "300",
+            "--set",
+            "child_max_tokens=100",
+            "--set",
+            "overlap_tokens=10",
+        ],
+    )
     assert result.exit_code == 0, result.output
     summary = result.output.split("Per kind")[0]
     assert "| fixed " in summary and "hit@2" in summary and "structure" not in summary
@@ -97,3 +118,22 @@ def test_eval_errors_exit_with_a_one_line_reason(tmp_path):
     assert result.exit_code == 2 and "line 1" in result.output
     result = runner.invoke(app, ["eval", str(GOLDEN), "--db", str(missing_db), "--strategies", "semantic"])
     assert result.exit_code == 2 and "unknown strategy" in result.output
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [("--set", "no_equals", "KEY=VALUE"), ("--k", "1,x", "integers"), ("--strategies", " , ", "at least one")],
+)
+def test_malformed_eval_options_are_usage_errors_before_any_work(tmp_path, option, value, said):
+    result = runner.invoke(app, ["eval", str(GOLDEN), "--db", str(tmp_path / "none.db"), option, value])
+    assert result.exit_code == 2
+    assert said in result.output
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_the_library_call_returns_a_report_not_text(ingested):
+    from ingest.api import evaluate
+
+    report = evaluate(GOLDEN, db=str(ingested), strategies=["fixed"], ks=[1], chunk_settings={"child_max_tokens": 100})
+    assert isinstance(report, EvalReport)
+    assert [result.strategy for result in report.strategies] == ["fixed"]

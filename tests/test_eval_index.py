@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.eval_index import ChunkIndex, question_to_terms, terms_to_match
-from parsers.errors import ConfigError
+from ingest.contracts.errors import ConfigError
+from ingest.evaluation.index import ChunkIndex, question_to_terms, terms_to_match
 
 
 def test_terms_drop_stopwords_and_punctuation_and_keep_devanagari_words_whole():
@@ -27,11 +27,13 @@ def test_fts5_syntax_in_a_question_is_searched_as_words_not_run_as_syntax():
 
 def test_bm25_ranks_the_chunk_sharing_the_rarer_words_first_and_scope_restricts():
     with ChunkIndex() as index:
-        index.add([
-            ("a", "manual", "General advice on water and soil for every crop."),
-            ("b", "manual", "Whitefly: spray 2 ml per litre of water."),
-            ("c", "notice", "Whitefly outbreak reported in the district."),
-        ])
+        index.add(
+            [
+                ("a", "manual", "General advice on water and soil for every crop."),
+                ("b", "manual", "Whitefly: spray 2 ml per litre of water."),
+                ("c", "notice", "Whitefly outbreak reported in the district."),
+            ]
+        )
         assert [hit.key for hit in index.search("whitefly spray water", limit=3)][0] == "b"
         assert [hit.key for hit in index.search("whitefly", limit=3, scope="notice")] == ["c"]
         assert index.search("banana", limit=3) == []
@@ -54,9 +56,19 @@ def test_an_unknown_tokenizer_is_a_config_error():
 def test_the_stored_tokenizer_is_read_from_the_fts5_ddl():
     from storage.evals import ddl_to_fts_tokenize
 
-    assert ddl_to_fts_tokenize("CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='chunks', "
-                               "tokenize='unicode61 remove_diacritics 2')") == "unicode61 remove_diacritics 2"
-    assert ddl_to_fts_tokenize("CREATE VIRTUAL TABLE t USING fts5(text, tokenize = 'unicode61 categories "
-                               "''L* N*''')") == "unicode61 categories 'L* N*'"
-    assert ddl_to_fts_tokenize('CREATE VIRTUAL TABLE t USING fts5(text, tokenize="porter unicode61")') == "porter unicode61"
+    assert (
+        ddl_to_fts_tokenize(
+            "CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='chunks', "
+            "tokenize='unicode61 remove_diacritics 2')"
+        )
+        == "unicode61 remove_diacritics 2"
+    )
+    assert (
+        ddl_to_fts_tokenize("CREATE VIRTUAL TABLE t USING fts5(text, tokenize = 'unicode61 categories ''L* N*''')")
+        == "unicode61 categories 'L* N*'"
+    )
+    assert (
+        ddl_to_fts_tokenize('CREATE VIRTUAL TABLE t USING fts5(text, tokenize="porter unicode61")')
+        == "porter unicode61"
+    )
     assert ddl_to_fts_tokenize("CREATE VIRTUAL TABLE t USING fts5(text)") == "unicode61"

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.eval_scoring import (Context, Retrieved, children_to_parent_contexts, contains_all,
-                                 contexts_within_budget, normalize_phrases, normalize_text, rate, score_ranking)
+from ingest.evaluation.scoring import (
+    Context,
+    Retrieved,
+    children_to_parent_contexts,
+    contains_all,
+    contexts_within_budget,
+    normalize_phrases,
+    normalize_text,
+    rate,
+    score_ranking,
+)
 
 DOSE_TABLE = "Crop manual / Pest control\n\nPest | Dose per litre\nWhitefly | 2 ml\nAphids | 3 ml"
 DOSE_ROW_ALONE = "2 ml\nAphids | 3 ml"
@@ -42,8 +51,14 @@ def test_miss_when_label_and_value_are_in_different_chunks():
 
 
 def test_parent_expanded_hit_when_the_child_alone_misses():
-    child = Retrieved("c1", "Crop manual / Pests\n\nSpray 2 ml per litre of water.", 10,
-                      parent_key="p1", parent_text=PEST_SECTION, parent_tokens=25)
+    child = Retrieved(
+        "c1",
+        "Crop manual / Pests\n\nSpray 2 ml per litre of water.",
+        10,
+        parent_key="p1",
+        parent_text=PEST_SECTION,
+        parent_tokens=25,
+    )
     score = score_ranking([child], ["Whitefly", "2 ml"], budget_tokens=1000)
     assert score.child_rank is None
     assert score.parent_rank == 1 and score.parent_hit(1)
@@ -91,7 +106,7 @@ def test_empty_answer_is_refused_and_rates_are_fractions():
 
 
 def test_word_recall_counts_repeated_words_and_ignores_punctuation_and_dandas():
-    from ingest.eval_scoring import word_recall
+    from ingest.evaluation.scoring import word_recall
 
     assert word_recall("Spray 2 ml, spray again.", "spray 2 ml") == 3 / 5  # the second "spray" is missing
     assert word_recall("किसान पात्र हैं।", "किसान पात्र हैं") == 1.0

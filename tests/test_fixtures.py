@@ -14,11 +14,14 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from conftest import FIXTURES, non_empty
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-SPECS = sorted((FIXTURES / "source").glob("*.json"))
+SPECS = non_empty(sorted((FIXTURES / "source").glob("*.json")), "fixture specs")
 NAMES = [json.loads(p.read_text(encoding="utf-8"))["file"] for p in SPECS]
-FONTS = [Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"), Path("/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf")]
+FONTS = [
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf"),
+]
 CID = re.compile(r"\(cid:\d+\)")
 PUNCT = "।॥,.:;()\"'"
 
@@ -177,7 +180,12 @@ def test_the_set_covers_every_case_the_issue_lists():
     assert any(len(tb["pages"]) > 1 and tb["header_repeated"] for tb in tables)
     lists = [(t, lst) for t in english_text for lst in t["lists"]]
     for ordered in (True, False):
-        wrapped = [b for t in english_text for b in t["blocks"] if b["type"] == "list_item" and b["ordered"] is ordered and b["lines"] >= 2]
+        wrapped = [
+            b
+            for t in english_text
+            for b in t["blocks"]
+            if b["type"] == "list_item" and b["ordered"] is ordered and b["lines"] >= 2
+        ]
         assert wrapped, f"no wrapped {'ordered' if ordered else 'bullet'} list item"
     assert any(lst["lead_in"] == "Documents needed:" for _, lst in lists)
     assert any(t["hyphenated"] for t in english_text)
@@ -188,7 +196,12 @@ def test_the_set_covers_every_case_the_issue_lists():
     assert any(t["scanned_pages"] == list(range(1, t["pages"] + 1)) and t["language"] in ("hi", "mr") for t in truths)
     devanagari_text = [t for t in truths if t["language"] in ("hi", "mr") and not t["scanned_pages"]]
     assert any("।" in t["text"] and "॥" in t["text"] for t in devanagari_text)
-    assert any(0 < len(t["scanned_pages"]) < t["pages"] and 1 not in t["scanned_pages"] and t["pages"] not in t["scanned_pages"] for t in truths)
+    assert any(
+        0 < len(t["scanned_pages"]) < t["pages"]
+        and 1 not in t["scanned_pages"]
+        and t["pages"] not in t["scanned_pages"]
+        for t in truths
+    )
     dose = [tb for tb in tables if tb["heading_path"] == ["Cotton Crop Manual", "Pest Management", "Sucking Pests"]]
     assert dose and {"Whitefly", "Aphids", "Jassids", "Thrips"} <= {row[0] for row in dose[0]["rows"]}
 
@@ -224,4 +237,6 @@ def test_committed_truth_matches_a_fresh_generation(tmp_path):
     generator = load_generator()
     for pdf in generator.generate(tmp_path):
         truth = pdf.with_suffix(".truth.json")
-        assert json.loads(truth.read_text(encoding="utf-8")) == load_truth(pdf.name), f"{pdf.name} is stale: run python fixtures/generate.py"
+        assert json.loads(truth.read_text(encoding="utf-8")) == load_truth(pdf.name), (
+            f"{pdf.name} is stale: run python fixtures/generate.py"
+        )

@@ -1,4 +1,4 @@
-"""Heading rules that keep chunks' heading paths right (parsers/headings.py, parsers/toc.py).
+"""Heading rules that keep chunks' heading paths right (parsers/structure/headings.py, parsers/structure/toc.py).
 
 Each rule is checked on a hand-built block (pure function) and, where the layout matters,
 on a small PDF generated with fpdf2 and parsed end to end; heading paths are built the way
@@ -9,17 +9,26 @@ from __future__ import annotations
 
 import pytest
 
-from parsers.blocks import Block, Line
-from parsers.chars import Segment
-from parsers.headings import block_is_heading, blocks_to_headings, heading_shape_ok
-from parsers.models import ElementType
+from ingest.contracts.elements import ElementType
 from parsers.pdf import parse_pdf
-from parsers.toc import is_toc_entry_line, is_toc_heading, toc_level
+from parsers.structure.headings import block_is_heading, blocks_to_headings, heading_shape_ok
+from parsers.structure.toc import is_toc_entry_line, is_toc_heading, toc_level
+from parsers.textlayer.blocks import Block, Line
+from parsers.textlayer.chars import Segment
 
 
 def _segment(text, x0, top, size, bold):
-    return Segment(text=text, x0=x0, top=top, x1=x0 + 0.5 * size * len(text), bottom=top + size, size=size,
-                   bold=bold, font="F", chars=len(text))
+    return Segment(
+        text=text,
+        x0=x0,
+        top=top,
+        x1=x0 + 0.5 * size * len(text),
+        bottom=top + size,
+        size=size,
+        bold=bold,
+        font="F",
+        chars=len(text),
+    )
 
 
 def _block(*runs, top=100.0):
@@ -30,9 +39,16 @@ def _block(*runs, top=100.0):
         x = segments[-1].x1 + 3
     size = max(s.size for s in segments)
     chars = sum(s.chars for s in segments)
-    line = Line(segments=segments, x0=50.0, top=top, x1=x, bottom=top + size,
-                size=sum(s.size * s.chars for s in segments) / chars,
-                bold=sum(s.bold * s.chars for s in segments) / chars, text=" ".join(s.text for s in segments))
+    line = Line(
+        segments=segments,
+        x0=50.0,
+        top=top,
+        x1=x,
+        bottom=top + size,
+        size=sum(s.size * s.chars for s in segments) / chars,
+        bold=sum(s.bold * s.chars for s in segments) / chars,
+        text=" ".join(s.text for s in segments),
+    )
     return Block([line])
 
 
@@ -63,8 +79,13 @@ def test_key_figure_printed_big_beside_its_label_is_not_a_heading():
 
 
 def test_headings_with_years_numbering_and_counts_stay_headings():
-    for text in ("Plan d’action du transport actif 2021-2026", "4.2. Plan d’action", "Route 105",
-                 "Attending the 45th AGM Online", "History of Kirkwall: Chapter 1"):
+    for text in (
+        "Plan d’action du transport actif 2021-2026",
+        "4.2. Plan d’action",
+        "Route 105",
+        "Attending the 45th AGM Online",
+        "History of Kirkwall: Chapter 1",
+    ):
         assert block_is_heading(_block((text, 16.0, 1.0)), body_size=10.0), text
     # a chapter opener with its number in huge type is numbering, not a key figure
     assert block_is_heading(_block(("Chapter", 14.0, 1.0), ("3", 40.0, 1.0)), body_size=10.0)
@@ -73,8 +94,9 @@ def test_headings_with_years_numbering_and_counts_stay_headings():
 def test_heading_shape_rejects_sentences_figures_and_clauses():
     assert heading_shape_ok("Réduction de la vitesse")
     assert heading_shape_ok("1.1. Pourquoi avons-nous besoin d’une révision?")
-    assert not heading_shape_ok("La Municipalité doit faire plus pour réduire la vitesse sur la route, "
-                                "en particulier à proximité des écoles.")
+    assert not heading_shape_ok(
+        "La Municipalité doit faire plus pour réduire la vitesse sur la route, en particulier à proximité des écoles."
+    )
     assert not heading_shape_ok("Total revenue 7,92,756")
     assert not heading_shape_ok("2.5 %")
     assert not heading_shape_ok("and the seed rate,")
@@ -84,8 +106,10 @@ def test_heading_shape_rejects_sentences_figures_and_clauses():
 
 
 def test_outline_entry_that_is_a_sentence_stays_a_paragraph():
-    sentence = ("La Municipalité doit travailler avec le ministère des transports du Québec pour s'assurer "
-                "que les sentiers et les routes sont balayés régulièrement.")
+    sentence = (
+        "La Municipalité doit travailler avec le ministère des transports du Québec pour s'assurer "
+        "que les sentiers et les routes sont balayés régulièrement."
+    )
     blocks = [
         (1, _block(("Balayage des pistes cyclables", 10.0, 0.0), top=70)),
         (1, _block((sentence, 10.0, 0.0), top=110)),
@@ -156,12 +180,15 @@ def _toc_book(path):
     pdf.set_xy(20, 20)
     pdf.cell(0, 10, "Table of Contents")
     pdf.set_font("Helvetica", "", 11)
-    for row, (entry, page) in enumerate([("CREATURES", 2), ("Abomination", 2), ("Arcane Horror", 2),
-                                         ("ITEMS", 3), ("The Summer Sword", 3)]):
+    for row, (entry, page) in enumerate(
+        [("CREATURES", 2), ("Abomination", 2), ("Arcane Horror", 2), ("ITEMS", 3), ("The Summer Sword", 3)]
+    ):
         pdf.set_xy(20, 40 + 7 * row)
         pdf.cell(0, 6, f"{entry} {'.' * 60} {page}")
-    body = ("It is known that mages are able to walk the Fade while completely aware of their "
-            "surroundings, and demons are drawn to them for that reason.")
+    body = (
+        "It is known that mages are able to walk the Fade while completely aware of their "
+        "surroundings, and demons are drawn to them for that reason."
+    )
     for chapter, sections in (("CREATURES", ("Abomination", "Arcane Horror")), ("ITEMS", ("The Summer Sword",))):
         pdf.add_page()
         pdf.set_font("Helvetica", "B", 14)

@@ -3,16 +3,18 @@ pdfium pass and the pdfminer fallback alike."""
 
 from __future__ import annotations
 
-from parsers.chars import Char
-from parsers.layout import chars_to_layout
-from parsers.tables import TableFound
+from parsers.tables.grid import TableFound
+from parsers.textlayer.chars import Char
+from parsers.textlayer.layout import chars_to_layout
 
 WIDTH, HEIGHT = 600.0, 800.0
 
 
 def word(text: str, x0: float, top: float, rotated: bool = False) -> list[Char]:
-    return [Char(c, x0 + 5 * i, top, x0 + 5 * i + 5, top + 10, 10.0, False, "Helvetica", rotated, c.isspace())
-            for i, c in enumerate(text)]
+    return [
+        Char(c, x0 + 5 * i, top, x0 + 5 * i + 5, top + 10, 10.0, False, "Helvetica", rotated, c.isspace())
+        for i, c in enumerate(text)
+    ]
 
 
 def test_off_page_text_is_dropped_and_rotated_text_set_apart():
@@ -37,8 +39,9 @@ def test_facts_from_another_pass_are_copied_not_shared():
     new layout must not change the pdfium one."""
     tables = [TableFound(rows=[["a", "b"], ["1", "2"]], bbox=(0, 0, 10, 10))]
     warnings = ["page 1: something"]
-    layout = chars_to_layout(word("x", 100, 100), 1, WIDTH, HEIGHT, image_area_ratio=0.4, tables=tables,
-                             warnings=warnings)
+    layout = chars_to_layout(
+        word("x", 100, 100), 1, WIDTH, HEIGHT, image_area_ratio=0.4, tables=tables, warnings=warnings
+    )
     layout.tables.clear()
     layout.warnings.append("more")
     assert len(tables) == 1 and warnings == ["page 1: something"] and layout.image_area_ratio == 0.4

@@ -9,17 +9,15 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
-from ingest.eval_scoring import word_recall
-from parsers.errors import OcrError, OcrUnavailableError
-from parsers.models import ElementType, TextSource
-from parsers.ocr import check_ocr_available, debian_package_for, ocr_pages
+from ingest.contracts.elements import ElementType, TextSource
+from ingest.contracts.errors import OcrError, OcrUnavailableError
+from ingest.evaluation.scoring import word_recall
+from parsers.ocr.tesseract import check_ocr_available, debian_package_for, ocr_pages
 from parsers.settings import OcrSettings
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 pytestmark = pytest.mark.slow
 
@@ -120,7 +118,7 @@ def test_elements_are_ocr_sourced_with_confidence_and_bboxes_in_points(notice):
         assert element.source is TextSource.ocr and element.page == 1
         assert element.confidence is not None
         x0, top, x1, bottom = element.bbox
-        assert 0 <= x0 < x1 <= 595.3 and 0 <= top < bottom <= 841.9   # A4 in points
+        assert 0 <= x0 < x1 <= 595.3 and 0 <= top < bottom <= 841.9  # A4 in points
     title = next(e for e in notice.elements if e.type is ElementType.title)
     assert title.bbox[1] < 120  # near the top of the page, not in pixels
 
@@ -136,8 +134,9 @@ def test_two_workers_read_the_same_as_one():
     one = ocr_pages(path, [2, 1], OcrSettings(workers=1, dpi=150))
     two = ocr_pages(path, [2, 1], OcrSettings(workers=2, dpi=150))
     assert list(two) == [2, 1]
-    assert {n: [e.text for e in r.elements] for n, r in one.items()} == \
-           {n: [e.text for e in r.elements] for n, r in two.items()}
+    assert {n: [e.text for e in r.elements] for n, r in one.items()} == {
+        n: [e.text for e in r.elements] for n, r in two.items()
+    }
 
 
 def test_missing_page_is_a_page_error_not_an_exception():
@@ -181,7 +180,7 @@ def test_debian_package_names():
 
 
 def test_a_page_that_cannot_be_rendered_fails_alone(monkeypatch):
-    import parsers.ocr as ocr
+    import parsers.ocr.tesseract as ocr
 
     real = ocr.render_page
 
@@ -199,7 +198,7 @@ def test_a_page_that_cannot_be_rendered_fails_alone(monkeypatch):
 def test_a_tesseract_failure_is_a_page_error(monkeypatch):
     import pytesseract
 
-    import parsers.ocr as ocr
+    import parsers.ocr.tesseract as ocr
 
     def broken(image, settings):
         raise pytesseract.TesseractError(1, "Error in pixReadStream")
@@ -210,10 +209,10 @@ def test_a_tesseract_failure_is_a_page_error(monkeypatch):
 
 
 def test_huge_pages_render_below_the_pixel_limit():
-    from parsers.ocr import MAX_PIXELS, render_dpi
+    from parsers.ocr.tesseract import MAX_PIXELS, render_dpi
 
-    assert render_dpi(595, 842, 300) == 300                  # A4 keeps its resolution
-    a0 = render_dpi(2384, 3370, 300)                          # A0 poster
+    assert render_dpi(595, 842, 300) == 300  # A4 keeps its resolution
+    a0 = render_dpi(2384, 3370, 300)  # A0 poster
     assert a0 < 300
     assert (2384 * a0 / 72) * (3370 * a0 / 72) <= MAX_PIXELS
 
@@ -224,7 +223,7 @@ def test_ocr_of_a_rendered_page_finds_every_heading_including_bold_body_size_one
     result = ocr_pages(FIXTURES / "crop_manual.pdf", [1], OcrSettings(dpi=200))[1]
     titles = {squash(e.text): e.heading_level for e in result.elements if e.type is ElementType.title}
     expected = [h for h in truth("crop_manual")["headings"] if h["page"] == 1]
-    assert any(h["level"] == 3 for h in expected)       # the fixture has a bold body-size heading here
+    assert any(h["level"] == 3 for h in expected)  # the fixture has a bold body-size heading here
     assert [h["text"] for h in expected if squash(h["text"]) not in titles] == []
     # deeper in the truth means deeper (or equal) in OCR's levels
     levels = [(h["level"], titles[squash(h["text"])]) for h in expected]

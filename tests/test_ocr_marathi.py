@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.eval_scoring import word_recall
-from parsers.models import ElementType
-from parsers.ocr import ocr_pages
+from ingest.contracts.elements import ElementType
+from ingest.evaluation.scoring import word_recall
+from parsers.ocr.tesseract import ocr_pages
 from parsers.settings import OcrSettings
-
 
 pytestmark = pytest.mark.slow
 
@@ -40,8 +39,12 @@ def marathi_scan(tmp_path_factory) -> Path:
     source.add_font("deva", "", str(NOTO / "NotoSansDevanagari-Regular.ttf"))
     source.add_font("deva", "B", str(NOTO / "NotoSansDevanagari-Bold.ttf"))
     source.set_text_shaping(True)
-    for text, style, size, height in ((TITLE, "B", 20, 10), (PARAGRAPHS[0], "", 10.5, 5.5),
-                                      (HEADING, "B", 16, 8), (PARAGRAPHS[1], "", 10.5, 5.5)):
+    for text, style, size, height in (
+        (TITLE, "B", 20, 10),
+        (PARAGRAPHS[0], "", 10.5, 5.5),
+        (HEADING, "B", 16, 8),
+        (PARAGRAPHS[1], "", 10.5, 5.5),
+    ):
         source.set_font("deva", style, size)
         source.multi_cell(0, height, text, new_x="LMARGIN", new_y="NEXT")
         source.ln(3)
@@ -66,4 +69,4 @@ def test_marathi_scan_word_recall_and_structure(marathi_scan):
     assert recall >= 0.85, f"word recall {recall:.3f}"
     titles = [e.text for e in result.elements if e.type is ElementType.title]
     assert TITLE in titles and HEADING in titles
-    assert text.count("।") >= 1   # the danda survives
+    assert text.count("।") >= 1  # the danda survives

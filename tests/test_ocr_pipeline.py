@@ -6,14 +6,12 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
-from parsers.models import ElementType, TextSource
+from ingest.contracts.elements import ElementType, TextSource
 from parsers.pdf import parse_pdf
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 pytestmark = pytest.mark.slow
 
@@ -80,13 +78,17 @@ def test_ingest_run_stores_scanned_and_mixed_fixtures(tmp_path):
     for name in ("scanned_notice", "scanned_hi", "mixed"):
         shutil.copy(FIXTURES / f"{name}.pdf", folder)
     db = tmp_path / "ingest.db"
-    result = CliRunner().invoke(app, ["run", str(folder), "--db", str(db), "--ocr-lang", "eng+hin", "-q",
-                                      "--workers", "0"])
+    result = CliRunner().invoke(
+        app, ["run", str(folder), "--db", str(db), "--ocr-lang", "eng+hin", "-q", "--workers", "0"]
+    )
     assert result.exit_code == 0, result.output
     with sqlite3.connect(db) as connection:
-        sources = dict(connection.execute(
-            "select d.source_path || '#' || p.page_no, p.text_source from pages p "
-            "join documents d on d.id = p.document_id").fetchall())
+        sources = dict(
+            connection.execute(
+                "select d.source_path || '#' || p.page_no, p.text_source from pages p "
+                "join documents d on d.id = p.document_id"
+            ).fetchall()
+        )
         chunks = [row[0] for row in connection.execute("select text from chunks")]
     assert sources[f"{folder / 'scanned_notice.pdf'}#1"] == "ocr"
     assert sources[f"{folder / 'scanned_hi.pdf'}#1"] == "ocr"
@@ -119,8 +121,12 @@ def test_a_cover_sent_to_ocr_still_names_the_document_from_its_text_layer(tmp_pa
     pdf.add_page()
     pdf.set_font("Helvetica", "", 11)
     pdf.set_xy(15, 20)
-    pdf.multi_cell(180, 6, "Sow rainfed cotton after the monsoon has set in and the soil is moist to a depth "
-                           "of 15 cm. Keep 90 cm between rows and 60 cm between plants. " * 6)
+    pdf.multi_cell(
+        180,
+        6,
+        "Sow rainfed cotton after the monsoon has set in and the soil is moist to a depth "
+        "of 15 cm. Keep 90 cm between rows and 60 cm between plants. " * 6,
+    )
     path = tmp_path / "cover.pdf"
     pdf.output(str(path))
 

@@ -4,15 +4,14 @@ hand-checked expectations each, and the broken files a nightly run will meet."""
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 
-from parsers.errors import ParseError
-from parsers.models import ElementType
+from ingest.contracts.elements import ElementType
+from ingest.contracts.errors import ParseError
 from parsers.pdf import parse_pdf
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 NO_OCR = {"ocr": {"mode": "never"}}
 
 
@@ -112,12 +111,15 @@ def test_619_page_document_parses_every_page_with_page_numbers_as_furniture():
     assert all(e.page <= f.page for e, f in zip(document.elements, document.elements[1:]) if not e.page_end)
 
 
-@pytest.mark.parametrize("name, cause", [
-    ("password-example.pdf", "encrypted"),
-    ("empty.pdf", "empty file"),
-    ("not-a-pdf.pdf", "not a PDF"),
-    ("truncated-reliance.pdf", "damaged or truncated"),
-])
+@pytest.mark.parametrize(
+    "name, cause",
+    [
+        ("password-example.pdf", "encrypted"),
+        ("empty.pdf", "empty file"),
+        ("not-a-pdf.pdf", "not a PDF"),
+        ("truncated-reliance.pdf", "damaged or truncated"),
+    ],
+)
 def test_broken_files_raise_parse_error_naming_file_and_cause(name, cause):
     path = CORPUS / "broken" / name
     if not path.exists():

@@ -14,17 +14,14 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS, FIXTURES
 
-import parsers.ocr as ocr
-import parsers.plumber_chars as plumber_chars
-from parsers.errors import OcrError
-from parsers.models import TextSource
+import parsers.ocr.tesseract as ocr
+import parsers.textlayer.pdfminer_fallback as plumber_chars
+from ingest.contracts.elements import TextSource
+from ingest.contracts.errors import OcrError
 from parsers.pdf import parse_pdf
-from parsers.plumber_chars import lost_text, plumber_chars_to_chars
-
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "fixtures"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+from parsers.textlayer.pdfminer_fallback import lost_text, plumber_chars_to_chars
 
 
 def _record_ocr(monkeypatch, error: str | None = None, fail_page: int | None = None) -> list[list[int]]:
@@ -33,8 +30,7 @@ def _record_ocr(monkeypatch, error: str | None = None, fail_page: int | None = N
 
     def fake_pages(pdf_path, page_numbers, settings):
         calls.append(list(page_numbers))
-        return {n: ocr.OcrPageResult(page_no=n, error=error if fail_page in (None, n) else None)
-                for n in page_numbers}
+        return {n: ocr.OcrPageResult(page_no=n, error=error if fail_page in (None, n) else None) for n in page_numbers}
 
     monkeypatch.setattr(ocr, "check_ocr_available", lambda settings: None)
     monkeypatch.setattr(ocr, "ocr_pages", fake_pages)
@@ -42,6 +38,7 @@ def _record_ocr(monkeypatch, error: str | None = None, fail_page: int | None = N
 
 
 # --- CJK text that pdfium cannot read ------------------------------------------------
+
 
 def test_chinese_text_layer_is_read_with_pdfminer_not_ocrd(monkeypatch):
     pdf = CORPUS / "pr-136-example.pdf"
@@ -82,14 +79,46 @@ def test_lost_text_gate():
 
 def test_plumber_chars_become_parser_chars():
     raw = [
-        {"text": "标", "x0": 10.0, "top": 20.0, "x1": 22.0, "bottom": 32.0, "size": 12.0,
-         "fontname": "ABCDEF+SimHei-Bold", "upright": True},
-        {"text": "(cid:17)", "x0": 22.0, "top": 20.0, "x1": 34.0, "bottom": 32.0, "size": 12.0,
-         "fontname": "ABCDEF+SimHei-Bold", "upright": True},
-        {"text": " ", "x0": 34.0, "top": 20.0, "x1": 37.0, "bottom": 32.0, "size": 12.0,
-         "fontname": "SimSun", "upright": True},
-        {"text": "A", "x0": 500.0, "top": 300.0, "x1": 510.0, "bottom": 308.0, "size": 8.0,
-         "fontname": "Helvetica", "upright": False},
+        {
+            "text": "标",
+            "x0": 10.0,
+            "top": 20.0,
+            "x1": 22.0,
+            "bottom": 32.0,
+            "size": 12.0,
+            "fontname": "ABCDEF+SimHei-Bold",
+            "upright": True,
+        },
+        {
+            "text": "(cid:17)",
+            "x0": 22.0,
+            "top": 20.0,
+            "x1": 34.0,
+            "bottom": 32.0,
+            "size": 12.0,
+            "fontname": "ABCDEF+SimHei-Bold",
+            "upright": True,
+        },
+        {
+            "text": " ",
+            "x0": 34.0,
+            "top": 20.0,
+            "x1": 37.0,
+            "bottom": 32.0,
+            "size": 12.0,
+            "fontname": "SimSun",
+            "upright": True,
+        },
+        {
+            "text": "A",
+            "x0": 500.0,
+            "top": 300.0,
+            "x1": 510.0,
+            "bottom": 308.0,
+            "size": 8.0,
+            "fontname": "Helvetica",
+            "upright": False,
+        },
     ]
     chars = plumber_chars_to_chars(raw)
     assert [c.text for c in chars] == ["标", " ", "A"]  # the unmapped (cid:17) glyph is dropped...
@@ -100,6 +129,7 @@ def test_plumber_chars_become_parser_chars():
 
 
 # --- a page OCR cannot read fails the document ----------------------------------------
+
 
 def _mixed_fixture() -> tuple[Path, int]:
     pdf = FIXTURES / "mixed.pdf"

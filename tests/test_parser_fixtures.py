@@ -9,14 +9,13 @@ from __future__ import annotations
 import functools
 import json
 import shutil
-from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
-from parsers.models import ElementType
+from ingest.contracts.elements import ElementType
 from parsers.pdf import parse_pdf
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BORN_DIGITAL = ["crop_manual", "two_column", "unruled_table", "scheme_notice_hi", "scheme_notice_mr", "pest_advisory"]
 NO_OCR = {"ocr": {"mode": "never"}}
 
@@ -79,7 +78,7 @@ def test_tables_have_their_header_rows_and_captions(name):
     for table, expected in zip(tables, truth["tables"]):
         assert table.caption == expected["caption"]
         assert table.rows[: table.header_rows] == expected["header"]
-        assert table.rows[table.header_rows:] == expected["rows"]
+        assert table.rows[table.header_rows :] == expected["rows"]
         assert [table.page, table.last_page] == [expected["pages"][0], expected["pages"][-1]]
         assert table.data["ruled"] is expected["ruled"]
 
@@ -92,7 +91,7 @@ def test_table_continued_across_page_break_is_one_table_without_repeated_header(
     assert table.page_end == continued[0]["pages"][-1]
     header = table.rows[: table.header_rows]
     assert header == continued[0]["header"]
-    assert header[0] not in table.rows[table.header_rows:]
+    assert header[0] not in table.rows[table.header_rows :]
     assert [part["page"] for part in table.data["parts"]] == continued[0]["pages"]
 
 
@@ -103,7 +102,7 @@ def test_list_items_keep_wrapped_lines_and_drop_markers(name):
     texts = [e.text for e in items]
     for expected in truth["lists"]:
         start = texts.index(expected["items"][0])
-        assert texts[start: start + len(expected["items"])] == expected["items"]
+        assert texts[start : start + len(expected["items"])] == expected["items"]
         ordered = [items[start + k].data.get("marker", "") for k in range(len(expected["items"]))]
         assert all(m[:1].isdigit() for m in ordered) == expected["ordered"]
     assert all(e.list_level == 0 for e in items)
@@ -154,18 +153,39 @@ def test_scanned_page_is_ocrd_and_spliced_in_page_order():
 
 
 def _fake_ocr(monkeypatch, calls, error=None):
-    import parsers.ocr as ocr
-    from parsers.models import Element, TextSource
+    import parsers.ocr.tesseract as ocr
+    from ingest.contracts.elements import Element, TextSource
 
     def fake_pages(pdf_path, page_numbers, settings):
         calls.append(list(page_numbers))
-        return {n: ocr.OcrPageResult(page_no=n, confidence=None if error else 91.0, error=error,
-                                     elements=[] if error else [
-                                         Element(type=ElementType.paragraph, text=f"ocr text of page {n}", page=n,
-                                                 bbox=(72, 300, 500, 320), source=TextSource.ocr, confidence=91.0),
-                                         Element(type=ElementType.paragraph, text=f"Page {n} of 3", page=n,
-                                                 bbox=(280, 800, 330, 812), source=TextSource.ocr, confidence=91.0)])
-                for n in page_numbers}
+        return {
+            n: ocr.OcrPageResult(
+                page_no=n,
+                confidence=None if error else 91.0,
+                error=error,
+                elements=[]
+                if error
+                else [
+                    Element(
+                        type=ElementType.paragraph,
+                        text=f"ocr text of page {n}",
+                        page=n,
+                        bbox=(72, 300, 500, 320),
+                        source=TextSource.ocr,
+                        confidence=91.0,
+                    ),
+                    Element(
+                        type=ElementType.paragraph,
+                        text=f"Page {n} of 3",
+                        page=n,
+                        bbox=(280, 800, 330, 812),
+                        source=TextSource.ocr,
+                        confidence=91.0,
+                    ),
+                ],
+            )
+            for n in page_numbers
+        }
 
     monkeypatch.setattr(ocr, "check_ocr_available", lambda settings: None)
     monkeypatch.setattr(ocr, "ocr_pages", fake_pages)
@@ -192,7 +212,7 @@ def test_pages_needing_ocr_go_in_one_call_and_are_spliced_in_page_order(monkeypa
 
 def test_ocr_failure_fails_the_document_naming_the_page(monkeypatch):
     """Issue #4: a page that cannot be OCR'd fails the document (page and reason named)."""
-    from parsers.errors import OcrError
+    from ingest.contracts.errors import OcrError
 
     pdf = FIXTURES / "mixed.pdf"
     if not pdf.exists():

@@ -6,23 +6,25 @@ import importlib.util
 
 import pytest
 
-from parsers.blocks import Line, lines_to_regions, lines_to_text, segments_to_lines
-from parsers.chars import Segment, normalize_text
-from parsers.elements import merge_continued_tables
-from parsers.errors import ConfigError
-from parsers.furniture import furniture_key, is_page_number, pages_to_furniture_keys
-from parsers.headings import numbering_depth
-from parsers.lists import marker_positions_to_levels, split_marker
-from parsers.models import Element, ElementType, table_rows_to_text
+from ingest.contracts.elements import Element, ElementType, table_rows_to_text
+from ingest.contracts.errors import ConfigError
 from parsers.pdf import parse_pdf
 from parsers.pdf_info import pdf_date_to_iso, sensible_info_title
-from parsers.tables import caption_of, rows_to_header_count, strip_repeated_header
+from parsers.structure.captions import caption_of
+from parsers.structure.furniture import furniture_key, is_page_number, pages_to_furniture_keys
+from parsers.structure.headings import numbering_depth
+from parsers.structure.lists import marker_positions_to_levels, split_marker
+from parsers.structure.table_continuation import merge_continued_tables, strip_repeated_header
+from parsers.tables.grid import rows_to_header_count
+from parsers.textlayer.blocks import Line, lines_to_regions, lines_to_text, segments_to_lines
+from parsers.textlayer.chars import Segment, normalize_text
 
 
 def seg(text, x0, top, width=None, size=10.0):
     width = width if width is not None else 5.0 * len(text)
-    return Segment(text=text, x0=x0, top=top, x1=x0 + width, bottom=top + size, size=size, bold=0.0, font="F",
-                   chars=len(text))
+    return Segment(
+        text=text, x0=x0, top=top, x1=x0 + width, bottom=top + size, size=size, bold=0.0, font="F", chars=len(text)
+    )
 
 
 def line(text, top=0.0):
@@ -47,7 +49,11 @@ def test_two_columns_read_left_column_then_right_column():
         segments.append(seg(f"right {row} text of the right column", 270, 40 + 14 * row, width=180))
     segments.append(seg("Closing line spanning both columns of the page", 50, 120, width=400))
     regions = lines_to_regions(segments_to_lines(segments), em=10.0)
-    order = [l.text.split()[0] + (l.text.split()[1] if l.text.split()[0] in ("left", "right") else "") for r in regions for l in r]
+    order = [
+        l.text.split()[0] + (l.text.split()[1] if l.text.split()[0] in ("left", "right") else "")
+        for r in regions
+        for l in r
+    ]
     assert order == ["Title", "left0", "left1", "left2", "left3", "right0", "right1", "right2", "right3", "Closing"]
 
 
@@ -87,16 +93,26 @@ def test_table_header_detection():
 def test_a_banner_row_above_column_names_makes_both_the_header():
     # chelsea_pdta.pdf's action plans: "AXE 1 – RESSOURCES" spans the table, the column names
     # follow; with only the banner as header, later row pieces would lose "ÉCHEANCIER".
-    rows = [["", "AXE 1 – RESSOURCES", "", ""], ["AXES D'EVALUATION", "", "ACTIONS", "ÉCHEANCIER"],
-            ["Embaucher", "", "Créer un poste d'expert", "2022*"], ["Former", "", "Ateliers", "2023"]]
+    rows = [
+        ["", "AXE 1 – RESSOURCES", "", ""],
+        ["AXES D'EVALUATION", "", "ACTIONS", "ÉCHEANCIER"],
+        ["Embaucher", "", "Créer un poste d'expert", "2022*"],
+        ["Former", "", "Ateliers", "2023"],
+    ]
     assert rows_to_header_count(rows) == 2
     # a one-cell first row of a two-column table is not a banner
     assert rows_to_header_count([["Note", ""], ["Pest", "Dose"], ["Whitefly", "2 ml"]]) != 2
 
 
 def _table(rows, page, header_rows=1):
-    return Element(type=ElementType.table, text=table_rows_to_text(rows), page=page, rows=rows,
-                   header_rows=header_rows, data={"ruled": True})
+    return Element(
+        type=ElementType.table,
+        text=table_rows_to_text(rows),
+        page=page,
+        rows=rows,
+        header_rows=header_rows,
+        data={"ruled": True},
+    )
 
 
 def test_table_continued_on_next_page_merges_and_drops_repeated_header():
@@ -110,7 +126,12 @@ def test_table_continued_on_next_page_merges_and_drops_repeated_header():
     assert len(tables) == 1
     assert tables[0].rows == [["Pest", "Dose"], ["Whitefly", "2 ml"], ["Aphids", "3 ml"]]
     assert (tables[0].page, tables[0].page_end, tables[0].header_rows) == (2, 3, 1)
-    assert [e.type for e in merged] == [ElementType.table, ElementType.footer, ElementType.header, ElementType.paragraph]
+    assert [e.type for e in merged] == [
+        ElementType.table,
+        ElementType.footer,
+        ElementType.header,
+        ElementType.paragraph,
+    ]
 
 
 def test_table_after_prose_on_next_page_is_not_merged():
@@ -154,15 +175,23 @@ def test_unstructured_backend_missing_says_how_to_install(tmp_path):
 
 
 def _block(text, size=10.0, bold=0.0, top=100.0):
-    from parsers.blocks import Block
+    from parsers.textlayer.blocks import Block
 
-    body_line = Line(segments=[seg(text, 50, top, size=size)], x0=50, top=top, x1=400, bottom=top + size, size=size,
-                     bold=bold, text=text)
+    body_line = Line(
+        segments=[seg(text, 50, top, size=size)],
+        x0=50,
+        top=top,
+        x1=400,
+        bottom=top + size,
+        size=size,
+        bold=bold,
+        text=text,
+    )
     return Block([body_line])
 
 
 def test_heading_levels_from_styles_numbering_and_outline():
-    from parsers.headings import blocks_to_headings
+    from parsers.structure.headings import blocks_to_headings
 
     blocks = [
         (1, _block("Cotton Manual", size=20, bold=1, top=40)),
@@ -185,13 +214,21 @@ def test_heading_levels_from_styles_numbering_and_outline():
 
 def _edge(x0, top, x1, bottom):
     horizontal = top == bottom
-    return {"x0": x0, "x1": x1, "top": top, "bottom": bottom, "width": x1 - x0, "height": bottom - top,
-            "orientation": "h" if horizontal else "v", "object_type": "curve"}
+    return {
+        "x0": x0,
+        "x1": x1,
+        "top": top,
+        "bottom": bottom,
+        "width": x1 - x0,
+        "height": bottom - top,
+        "orientation": "h" if horizontal else "v",
+        "object_type": "curve",
+    }
 
 
 def test_ruled_grid_from_edges_and_cell_text_from_chars():
-    from parsers.chars import Char
-    from parsers.rulings import edges_to_cell_grids, grid_to_rows
+    from parsers.tables.rulings import edges_to_cell_grids, grid_to_rows
+    from parsers.textlayer.chars import Char
 
     edges = [_edge(100, y, 300, y) for y in (100, 120, 140)] + [_edge(x, 100, x, 140) for x in (100, 200, 300)]
     grids = edges_to_cell_grids(edges)
@@ -200,28 +237,45 @@ def test_ruled_grid_from_edges_and_cell_text_from_chars():
     assert tuple(round(v) for v in bbox) == (100, 100, 300, 140) and [len(r) for r in grid] == [2, 2]
 
     def word(text, x, top, bold=False):
-        return [Char(c, x + 6 * i, top, x + 6 * (i + 1), top + 10, 10.0, bold, "F", False, False)
-                for i, c in enumerate(text)]
+        return [
+            Char(c, x + 6 * i, top, x + 6 * (i + 1), top + 10, 10.0, bold, "F", False, False)
+            for i, c in enumerate(text)
+        ]
 
-    chars = word("Pest", 105, 105, bold=True) + word("Dose", 205, 105, bold=True) + word("Aphids", 105, 125) + \
-        word("3 ml", 205, 125)
+    chars = (
+        word("Pest", 105, 105, bold=True)
+        + word("Dose", 205, 105, bold=True)
+        + word("Aphids", 105, 125)
+        + word("3 ml", 205, 125)
+    )
     rows, bold = grid_to_rows(grid, chars)
     assert rows == [["Pest", "Dose"], ["Aphids", "3 ml"]]
     assert bold == [[True, True], [False, False]]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("Table 2: Recommended insecticides", True), ("Fig. 3. Trap layout", True), ("Table 2 Recommended doses", True),
-    ("TABLE IV", True), ("Table iv: Doses", True), ("तालिका 2: दवा की मात्रा", True),
-    ("Table 2 brings the recommendations together stage by stage.", False), ("Figure 1a shows the trap.", False),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Table 2: Recommended insecticides", True),
+        ("Fig. 3. Trap layout", True),
+        ("Table 2 Recommended doses", True),
+        ("TABLE IV", True),
+        ("Table iv: Doses", True),
+        ("तालिका 2: दवा की मात्रा", True),
+        ("Table 2 brings the recommendations together stage by stage.", False),
+        ("Figure 1a shows the trap.", False),
+    ],
+)
 def test_a_caption_is_a_label_and_number_not_a_sentence_about_the_table(text, expected):
     assert caption_of(text) is expected
 
 
 def test_symbol_font_bullets_from_word_are_list_markers():
     # Word's Wingdings square and check-mark bullets come out of pdfium as private-use characters
-    assert split_marker("\uf0a7 Les répondants souhaiteraient se déplacer") == ("\uf0a7", "Les répondants souhaiteraient se déplacer")
+    assert split_marker("\uf0a7 Les répondants souhaiteraient se déplacer") == (
+        "\uf0a7",
+        "Les répondants souhaiteraient se déplacer",
+    )
     assert split_marker("\uf0fc Le financement du transport actif") == ("\uf0fc", "Le financement du transport actif")
     assert split_marker("\uf0fcinside a word") == (None, "\uf0fcinside a word")
 

@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS
 from typer.testing import CliRunner
 
 from ingest.cli import app
-from ingest.settings import PIPELINE_VERSION
+from ingest.pipeline.settings import PIPELINE_VERSION
 from storage import document_id_for, load_chunks, open_database, run_query
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 runner = CliRunner()
 
 
@@ -54,8 +54,10 @@ def run(folder: Path, db: Path, *extra: str):
 def content(db: Path) -> list:
     """Everything a reader sees of the documents (not run history)."""
     with sqlite3.connect(db) as connection:
-        return [connection.execute(f"select * from {table} order by 1, 2").fetchall()
-                for table in ("documents", "pages", "elements", "chunks")]
+        return [
+            connection.execute(f"select * from {table} order by 1, 2").fetchall()
+            for table in ("documents", "pages", "elements", "chunks")
+        ]
 
 
 @pytest.fixture
@@ -79,10 +81,14 @@ def test_first_run_stores_every_pdf(folder, tmp_path):
     assert result.exit_code == 0, result.output
     rows = run_query(str(db), "select source_path, status, chunk_count, title from documents order by 1").rows
     assert [(Path(p).name, s, t) for p, s, _c, t in rows] == [
-        ("cotton.pdf", "ok", "Cotton manual"), ("rice.pdf", "ok", "Rice manual"), ("wheat.pdf", "ok", "Wheat manual")]
+        ("cotton.pdf", "ok", "Cotton manual"),
+        ("rice.pdf", "ok", "Rice manual"),
+        ("wheat.pdf", "ok", "Wheat manual"),
+    ]
     assert all(count > 0 for *_x, count, _t in rows)
-    stored = run_query(str(db), "select d.chunk_count, (select count(*) from chunks c where c.document_id = d.id) "
-                                "from documents d").rows
+    stored = run_query(
+        str(db), "select d.chunk_count, (select count(*) from chunks c where c.document_id = d.id) from documents d"
+    ).rows
     assert all(a == b for a, b in stored)
     assert outcomes(db, 1) == {"cotton.pdf": "new", "rice.pdf": "new", "wheat.pdf": "new"}
 
@@ -95,7 +101,7 @@ def test_second_run_over_unchanged_folder_parses_nothing_and_changes_nothing(fol
     def must_not_parse(*_args, **_kwargs):
         raise AssertionError("parse_pdf called on an unchanged file")
 
-    monkeypatch.setattr("ingest.pipeline.parse_pdf", must_not_parse)
+    monkeypatch.setattr("ingest.pipeline.document.parse_pdf", must_not_parse)
     result = run(folder, db)
     assert result.exit_code == 0, result.output
     assert content(db) == before
@@ -173,8 +179,8 @@ def test_pipeline_version_change_reprocesses(folder, tmp_path, monkeypatch):
     db = tmp_path / "i.db"
     run(folder, db)
     newer = str(int(PIPELINE_VERSION) + 1)
-    monkeypatch.setattr("ingest.discover.PIPELINE_VERSION", newer)
-    monkeypatch.setattr("ingest.pipeline.PIPELINE_VERSION", newer)
+    monkeypatch.setattr("ingest.pipeline.discover.PIPELINE_VERSION", newer)
+    monkeypatch.setattr("ingest.pipeline.batch.PIPELINE_VERSION", newer)
     assert run(folder, db).exit_code == 0
     assert set(outcomes(db, 2).values()) == {"changed"}
     assert run_query(str(db), "select distinct pipeline_version from documents").rows == [[newer]]
@@ -183,8 +189,11 @@ def test_pipeline_version_change_reprocesses(folder, tmp_path, monkeypatch):
 def test_chunk_settings_and_pipeline_version_are_stored_per_document(folder, tmp_path):
     db = tmp_path / "i.db"
     run(folder, db)
-    rows = run_query(str(db), "select pipeline_version, json_extract(settings, '$.chunk.child_max_tokens'), "
-                              "json_extract(settings, '$.chunk.encoding') from documents").rows
+    rows = run_query(
+        str(db),
+        "select pipeline_version, json_extract(settings, '$.chunk.child_max_tokens'), "
+        "json_extract(settings, '$.chunk.encoding') from documents",
+    ).rows
     assert rows == [[PIPELINE_VERSION, 300, "cl100k_base"]] * 3
 
 
@@ -194,13 +203,18 @@ def test_path_rules_and_sidecar_metadata_reach_the_chunks(tmp_path):
     make_pdf(root / "manuals" / "cotton.pdf", "Cotton", ["Whitefly control."])
     (root / "manuals" / "cotton.pdf.meta.json").write_text(json.dumps({"doc_type": "manual", "crop": "cotton"}))
     config = tmp_path / "c.toml"
-    config.write_text('[[enrich.rules]]\npattern = "schemes/*"\nmetadata = { doc_type = "scheme", year = 2024 }\n'
-                      '[[enrich.rules]]\npattern = "*.pdf"\nmetadata = { doc_type = "other", owner = "agri" }\n')
+    config.write_text(
+        '[[enrich.rules]]\npattern = "schemes/*"\nmetadata = { doc_type = "scheme", year = 2024 }\n'
+        '[[enrich.rules]]\npattern = "*.pdf"\nmetadata = { doc_type = "other", owner = "agri" }\n'
+    )
     db = tmp_path / "i.db"
     assert run(root, db, "--config", str(config)).exit_code == 0
-    rows = run_query(str(db), "select d.title, json_extract(c.metadata, '$.doc_type'), json_extract(c.metadata, "
-                              "'$.owner'), json_extract(c.metadata, '$.crop'), json_extract(c.metadata, '$.year') "
-                              "from chunks c join documents d on d.id = c.document_id group by d.id order by 1").rows
+    rows = run_query(
+        str(db),
+        "select d.title, json_extract(c.metadata, '$.doc_type'), json_extract(c.metadata, "
+        "'$.owner'), json_extract(c.metadata, '$.crop'), json_extract(c.metadata, '$.year') "
+        "from chunks c join documents d on d.id = c.document_id group by d.id order by 1",
+    ).rows
     # later rules override earlier ones, the sidecar overrides rules
     assert rows == [["Cotton", "manual", "agri", "cotton", None], ["PM Kisan", "other", "agri", None, 2024]]
     (root / "manuals" / "cotton.pdf.meta.json").write_text(json.dumps({"doc_type": "guide"}))
@@ -232,7 +246,7 @@ def test_stored_document_chunks_again_to_the_stored_chunks_whatever_its_display_
 
 
 def test_a_chunker_bug_fails_that_document_only_and_the_run_goes_on(folder, tmp_path, monkeypatch):
-    from ingest import pipeline
+    from ingest.pipeline import document as pipeline
 
     real_chunk_document = pipeline.chunk_document
 
@@ -291,15 +305,25 @@ def test_broken_files_fail_with_reasons_and_good_ones_are_stored(tmp_path):
     db = tmp_path / "i.db"
     result = run(root, db)
     assert result.exit_code == 1
-    failed = {Path(p).name: (stage, message) for p, stage, message in run_query(
-        str(db), "select source_path, stage, message from run_items where outcome = 'failed'").rows}
-    expected = {"empty.pdf": "empty", "not-a-pdf.pdf": "not a pdf", "password-example.pdf": "encrypted",
-                "truncated-reliance.pdf": "truncated"}
+    failed = {
+        Path(p).name: (stage, message)
+        for p, stage, message in run_query(
+            str(db), "select source_path, stage, message from run_items where outcome = 'failed'"
+        ).rows
+    }
+    expected = {
+        "empty.pdf": "empty",
+        "not-a-pdf.pdf": "not a pdf",
+        "password-example.pdf": "encrypted",
+        "truncated-reliance.pdf": "truncated",
+    }
     for name, word in expected.items():
         assert name in failed and failed[name][0] == "parse" and word in failed[name][1].lower(), failed.get(name)
     assert f"{len(failed)} document(s) failed" in result.stderr
-    ok = {Path(p).name for (p,) in run_query(str(db), "select source_path from documents where status = 'ok' "
-                                                      "and chunk_count > 0").rows}
+    ok = {
+        Path(p).name
+        for (p,) in run_query(str(db), "select source_path from documents where status = 'ok' and chunk_count > 0").rows
+    }
     assert {"word365_structure.pdf", "cotton.pdf"} <= ok
     # the damaged-but-readable one is either stored or failed with a reason, never lost
     status = run_query(str(db), "select status, error from documents where source_path like '%malformed%'").rows
@@ -331,15 +355,18 @@ def test_reprocess_by_id_and_by_path(folder, tmp_path):
     after = run_query(str(db), "select ingested_at, chunk_count from documents where id = ?", [doc_id]).rows[0]
     assert after[0] > before[0]
     config = tmp_path / "c.toml"
-    config.write_text("[chunk]\nstrategy = \"fixed\"\nchild_max_tokens = 16\noverlap_tokens = 0\nmin_tokens = 0\n"
-                      "parent_max_tokens = 16\n")
+    config.write_text(
+        '[chunk]\nstrategy = "fixed"\nchild_max_tokens = 16\noverlap_tokens = 0\nmin_tokens = 0\n'
+        "parent_max_tokens = 16\n"
+    )
     make_pdf(folder / "cotton.pdf", "Cotton manual", ["Whitefly is controlled by spraying neem oil. " * 30])
     result = ingest("reprocess", str(folder / "cotton.pdf"), "--db", str(db), "--ocr", "never", "--config", str(config))
     assert result.exit_code == 0, result.output
     count = run_query(str(db), "select chunk_count from documents where id = ?", [doc_id]).rows[0][0]
     assert f"chunks: {before[1]} -> {count}" in result.stdout and count > before[1]
     assert run_query(str(db), "select outcome, chunks_before, chunks_after from run_items where run_id = 3").rows == [
-        ["reprocessed", before[1], count]]
+        ["reprocessed", before[1], count]
+    ]
 
 
 def test_reprocess_unknown_id_exits_5(folder, tmp_path):
@@ -353,7 +380,7 @@ def test_reprocess_unknown_id_exits_5(folder, tmp_path):
 def test_run_refused_while_another_live_process_holds_the_lock(folder, tmp_path):
     import socket
 
-    from storage.runs import process_start_time
+    from ingest.contracts.processes import process_start_time
     from storage.schema import RunLockRow
 
     db = tmp_path / "i.db"
@@ -362,9 +389,16 @@ def test_run_refused_while_another_live_process_holds_the_lock(folder, tmp_path)
     try:
         database = open_database(db)
         with database.transaction() as session:
-            session.add(RunLockRow(id=1, pid=holder.pid, hostname=socket.gethostname(),
-                                   process_start=process_start_time(holder.pid), run_id=None,
-                                   acquired_at="2026-01-01T00:00:00Z"))
+            session.add(
+                RunLockRow(
+                    id=1,
+                    pid=holder.pid,
+                    hostname=socket.gethostname(),
+                    process_start=process_start_time(holder.pid),
+                    run_id=None,
+                    acquired_at="2026-01-01T00:00:00Z",
+                )
+            )
         database.close()
         before = content(db)
         result = run(folder, db, "--force")
@@ -391,15 +425,17 @@ def test_process_pool_gives_the_same_chunks_as_in_process(folder, tmp_path):
     assert run(folder, in_process).exit_code == 0
     result = ingest("run", str(folder), "--db", str(pooled), "--workers", "2", "--ocr", "never", "-q")
     assert result.exit_code == 0, result.output
-    sql = "select d.source_path, c.seq, c.kind, c.text, c.language from chunks c join documents d on " \
-          "d.id = c.document_id order by 1, 2"
+    sql = (
+        "select d.source_path, c.seq, c.kind, c.text, c.language from chunks c join documents d on "
+        "d.id = c.document_id order by 1, 2"
+    )
     assert run_query(str(in_process), sql).rows == run_query(str(pooled), sql).rows
 
 
 def test_each_file_is_hashed_once_per_run_and_the_stored_hash_is_its_content(folder, tmp_path, monkeypatch):
     import hashlib
 
-    import ingest.discover
+    import ingest.pipeline.discover
     import parsers.pdf
 
     hashed: list[str] = []
@@ -408,9 +444,10 @@ def test_each_file_is_hashed_once_per_run_and_the_stored_hash_is_its_content(fol
         def file_sha256(path):
             hashed.append(Path(path).name)
             return real(path)
+
         return file_sha256
 
-    monkeypatch.setattr(ingest.discover, "file_sha256", counting(ingest.discover.file_sha256))
+    monkeypatch.setattr(ingest.pipeline.discover, "file_sha256", counting(ingest.pipeline.discover.file_sha256))
     monkeypatch.setattr(parsers.pdf, "file_sha256", counting(parsers.pdf.file_sha256))
     db = tmp_path / "i.db"
     assert run(folder, db).exit_code == 0
@@ -429,7 +466,7 @@ def test_pdf_dates_are_stored_as_iso_8601_with_their_time_zone(folder, tmp_path)
 
 
 def test_lone_surrogates_are_replaced_and_the_document_is_stored_with_a_warning(folder, tmp_path, monkeypatch):
-    from ingest import pipeline
+    from ingest.pipeline import document as pipeline
 
     real_parse_pdf = pipeline.parse_pdf
 
@@ -445,10 +482,15 @@ def test_lone_surrogates_are_replaced_and_the_document_is_stored_with_a_warning(
     db = tmp_path / "i.db"
     result = run(folder, db)
     assert result.exit_code == 0, result.output
-    rows = {Path(path).name: (status, json.loads(warnings)) for path, status, warnings in
-            run_query(str(db), "select source_path, status, warnings from documents").rows}
-    assert {name: status for name, (status, _w) in rows.items()} == {"cotton.pdf": "ok", "rice.pdf": "ok",
-                                                                     "wheat.pdf": "ok"}
+    rows = {
+        Path(path).name: (status, json.loads(warnings))
+        for path, status, warnings in run_query(str(db), "select source_path, status, warnings from documents").rows
+    }
+    assert {name: status for name, (status, _w) in rows.items()} == {
+        "cotton.pdf": "ok",
+        "rice.pdf": "ok",
+        "wheat.pdf": "ok",
+    }
     for name in ("cotton.pdf", "rice.pdf"):  # one bad character each, counted once (not once per chunk)
         assert "1 invalid character(s) (lone surrogates) replaced by U+FFFD" in rows[name][1], rows[name]
     assert not any("surrogate" in warning for warning in rows["wheat.pdf"][1])
@@ -456,14 +498,15 @@ def test_lone_surrogates_are_replaced_and_the_document_is_stored_with_a_warning(
     assert "bo\ufffder" in texts
     fts = "select count(*) from chunks_fts where chunks_fts match ?"
     assert run_query(str(db), fts, ["dusk"]).rows[0][0] >= 1
-    notes = run_query(str(db), "select json_extract(metadata, '$.note') from documents "
-                               "where source_path like '%cotton.pdf'").rows
+    notes = run_query(
+        str(db), "select json_extract(metadata, '$.note') from documents where source_path like '%cotton.pdf'"
+    ).rows
     assert notes == [["bad \ufffd escape"]]
 
 
 def test_reprocess_of_a_deleted_file_fails_before_starting_a_run(folder, tmp_path):
-    from ingest.pipeline import reprocess_document
-    from parsers.errors import IngestError
+    from ingest.contracts.errors import IngestError
+    from ingest.pipeline.batch import reprocess_document
 
     db = tmp_path / "i.db"
     assert run(folder, db).exit_code == 0

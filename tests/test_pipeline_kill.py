@@ -20,13 +20,13 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-
 from typer.testing import CliRunner
 
 from ingest.api import run as ingest_run
 from ingest.cli import app
 
 sys.path.insert(0, str(Path(__file__).parent))
+from conftest import CORPUS
 from test_pipeline import make_pdf  # noqa: E402
 
 N_DOCUMENTS = 12
@@ -47,12 +47,21 @@ def snapshot(db: Path) -> dict[str, tuple]:
     with sqlite3.connect(db) as connection:
         result = {}
         for doc_id, sha, text, count in connection.execute(
-                "select id, content_sha256, text, chunk_count from documents where status = 'ok'"):
-            texts = [row[0] for row in connection.execute(
-                "select text from chunks where document_id = ? order by seq", (doc_id,))]
+            "select id, content_sha256, text, chunk_count from documents where status = 'ok'"
+        ):
+            texts = [
+                row[0]
+                for row in connection.execute("select text from chunks where document_id = ? order by seq", (doc_id,))
+            ]
             elements = connection.execute("select count(*) from elements where document_id = ?", (doc_id,)).fetchone()
-            result[doc_id] = (sha, text, count, hashlib.sha256("\x00".join(texts).encode()).hexdigest(),
-                              len(texts), elements[0])
+            result[doc_id] = (
+                sha,
+                text,
+                count,
+                hashlib.sha256("\x00".join(texts).encode()).hexdigest(),
+                len(texts),
+                elements[0],
+            )
         return result
 
 
@@ -78,7 +87,8 @@ def check_consistent(db: Path, reference: dict, allowed: dict[str, set[str]]) ->
         connection.execute("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
         orphans = connection.execute(
             "select count(*) from documents d where exists (select 1 from elements e where e.document_id = d.id) "
-            "and not exists (select 1 from chunks c where c.document_id = d.id)").fetchone()[0]
+            "and not exists (select 1 from chunks c where c.document_id = d.id)"
+        ).fetchone()[0]
         assert orphans == 0, "a document has elements but no chunks"
         bad_parents = connection.execute(
             "select count(*) from chunks c join chunks p on p.id = c.parent_id where p.document_id != c.document_id"
@@ -94,37 +104,60 @@ def check_consistent(db: Path, reference: dict, allowed: dict[str, set[str]]) ->
 
 def start_run(folder: Path, db: Path, workers: int) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "ingest.cli", "run", str(folder), "--db", str(db), "--workers", str(workers),
-         "--ocr", "never", "-q"], cwd=Path(__file__).resolve().parents[1], start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        [
+            sys.executable,
+            "-m",
+            "ingest.cli",
+            "run",
+            str(folder),
+            "--db",
+            str(db),
+            "--workers",
+            str(workers),
+            "--ocr",
+            "never",
+            "-q",
+        ],
+        cwd=Path(__file__).resolve().parents[1],
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
 
 
 def items_written(db: Path, run_id: int) -> int:
     try:
         with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as connection:
-            return connection.execute("select count(*) from run_items where run_id = ? and outcome = 'changed'",
-                                      (run_id,)).fetchone()[0]
+            return connection.execute(
+                "select count(*) from run_items where run_id = ? and outcome = 'changed'", (run_id,)
+            ).fetchone()[0]
     except sqlite3.Error:
         return 0
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kill_after_items, extra_delay, workers", [
-    (0, 0.3, 0),     # during start-up / discovery
-    (1, 0.0, 0),     # right after the first document's commit
-    (3, 0.05, 0),    # a moment later: likely inside a write
-    (2, 0.0, 2),     # with worker processes in flight
-])
-def test_kill_9_leaves_old_or_new_version_and_next_run_finishes(tmp_path, reference, kill_after_items,
-                                                                 extra_delay, workers):
+@pytest.mark.parametrize(
+    "kill_after_items, extra_delay, workers",
+    [
+        (0, 0.3, 0),  # during start-up / discovery
+        (1, 0.0, 0),  # right after the first document's commit
+        (3, 0.05, 0),  # a moment later: likely inside a write
+        (2, 0.0, 2),  # with worker processes in flight
+    ],
+)
+def test_kill_9_leaves_old_or_new_version_and_next_run_finishes(
+    tmp_path, reference, kill_after_items, extra_delay, workers
+):
     folder = tmp_path / "pdfs"
     write_version(folder, "A")
     db = tmp_path / "i.db"
     assert not ingest_run([folder], db=str(db), workers=0, ocr="never").failed
     version_a = {doc_id: sha for doc_id, (sha, *_rest) in snapshot(db).items()}
     write_version(folder, "B")
-    version_b = {doc_id: hashlib.sha256((folder / Path(path).name).read_bytes()).hexdigest()
-                 for doc_id, path in sqlite3.connect(db).execute("select id, source_path from documents")}
+    version_b = {
+        doc_id: hashlib.sha256((folder / Path(path).name).read_bytes()).hexdigest()
+        for doc_id, path in sqlite3.connect(db).execute("select id, source_path from documents")
+    }
     allowed = {doc_id: {version_a[doc_id], version_b[doc_id]} for doc_id in version_a}
 
     process = start_run(folder, db, workers)
@@ -138,7 +171,8 @@ def test_kill_9_leaves_old_or_new_version_and_next_run_finishes(tmp_path, refere
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     assert process.returncode == -signal.SIGKILL, (
-        f"the run ended by itself (exit {process.returncode}) before it could be killed: {process.stderr.read()}")
+        f"the run ended by itself (exit {process.returncode}) before it could be killed: {process.stderr.read()}"
+    )
 
     states = check_consistent(db, reference, allowed)
     assert len(states) == N_DOCUMENTS
@@ -169,8 +203,9 @@ def test_second_concurrent_run_is_refused(tmp_path):
         while not lock_held(db) and time.monotonic() < deadline:
             time.sleep(0.02)
         # the second run: in this process (no start-up delay), against the live first one
-        second = CliRunner().invoke(app, ["run", str(folder), "--db", str(db), "--workers", "0", "--ocr", "never",
-                                          "-q", "--force"])
+        second = CliRunner().invoke(
+            app, ["run", str(folder), "--db", str(db), "--workers", "0", "--ocr", "never", "-q", "--force"]
+        )
         assert first.poll() is None, "the first run ended before the second started; slow it down"
         assert second.exit_code == 3, second.output
         assert f"another ingest process (pid {first.pid}" in second.stderr
@@ -218,9 +253,6 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not (CORPUS / "chelsea_pdta.pdf").is_file(), reason="../shared/corpus not present")
 def test_workers_stop_when_the_run_is_killed(tmp_path):
@@ -228,9 +260,24 @@ def test_workers_stop_when_the_run_is_killed(tmp_path):
     folder.mkdir()
     (folder / "long.pdf").write_bytes((CORPUS / "chelsea_pdta.pdf").read_bytes())  # ~40 s of parsing
     process = subprocess.Popen(
-        [sys.executable, "-m", "ingest.cli", "run", str(folder), "--db", str(tmp_path / "i.db"), "--workers", "1",
-         "--ocr", "never", "-q"], cwd=Path(__file__).resolve().parents[1], stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "ingest.cli",
+            "run",
+            str(folder),
+            "--db",
+            str(tmp_path / "i.db"),
+            "--workers",
+            "1",
+            "--ocr",
+            "never",
+            "-q",
+        ],
+        cwd=Path(__file__).resolve().parents[1],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 30
         while len(descendants(process.pid)) < 2 and time.monotonic() < deadline:  # forkserver + worker

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from ingest.discover import find_pdfs
-from ingest.enrich import EnrichError, detect_language, document_metadata, rule_matches, rules_hash
-from ingest.settings import EnrichSettings, PathRule, PipelineSettings, load_settings
-from parsers.errors import ConfigError
-from parsers.models import Document
+from ingest.contracts.elements import Document
+from ingest.contracts.errors import ConfigError
+from ingest.pipeline.discover import find_pdfs
+from ingest.pipeline.enrich import EnrichError, detect_language, document_metadata, rule_matches, rules_hash
+from ingest.pipeline.settings import EnrichSettings, PathRule, PipelineSettings, load_settings
 
 
 def test_settings_from_toml_with_overrides(tmp_path):
@@ -28,13 +28,16 @@ def test_settings_from_json(tmp_path):
     assert load_settings(config).enrich.rules == [PathRule(pattern="a/*", metadata={"k": 1})]
 
 
-@pytest.mark.parametrize("text, where", [
-    ("[chunk]\nchild_max_tokenz = 1\n", "chunk.child_max_tokenz"),
-    ("[parse.ocr]\nmode = \"sometimes\"\n", "parse.ocr.mode"),
-    ("workers = -1\n", "workers"),
-    ("[[enrich.rules]]\npattern = \"x\"\n", "enrich.rules.0.metadata"),
-    ("[chunk]\nchild_max_tokens = 20\noverlap_tokens = 30\n", "overlap_tokens"),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ("[chunk]\nchild_max_tokenz = 1\n", "chunk.child_max_tokenz"),
+        ('[parse.ocr]\nmode = "sometimes"\n', "parse.ocr.mode"),
+        ("workers = -1\n", "workers"),
+        ('[[enrich.rules]]\npattern = "x"\n', "enrich.rules.0.metadata"),
+        ("[chunk]\nchild_max_tokens = 20\noverlap_tokens = 30\n", "overlap_tokens"),
+    ],
+)
 def test_invalid_settings_name_the_key(tmp_path, text, where):
     config = tmp_path / "c.toml"
     config.write_text(text)
@@ -71,15 +74,18 @@ def test_find_pdfs(tmp_path):
         find_pdfs([tmp_path / "nope"])
 
 
-@pytest.mark.parametrize("pattern, path, matches", [
-    ("schemes/*", "/data/pdfs/schemes/a.pdf", True),
-    ("schemes/*", "/data/pdfs/schemes/2024/a.pdf", True),
-    ("schemes/*", "/data/pdfs/old-schemes/a.pdf", False),
-    ("/data/pdfs/*", "/data/pdfs/x.pdf", True),
-    ("/data/pdfs/*", "/other/data/pdfs/x.pdf", False),
-    ("*.pdf", "/x/y.pdf", True),
-    ("*notice*", "/x/scheme_notice_hi.pdf", True),
-])
+@pytest.mark.parametrize(
+    "pattern, path, matches",
+    [
+        ("schemes/*", "/data/pdfs/schemes/a.pdf", True),
+        ("schemes/*", "/data/pdfs/schemes/2024/a.pdf", True),
+        ("schemes/*", "/data/pdfs/old-schemes/a.pdf", False),
+        ("/data/pdfs/*", "/data/pdfs/x.pdf", True),
+        ("/data/pdfs/*", "/other/data/pdfs/x.pdf", False),
+        ("*.pdf", "/x/y.pdf", True),
+        ("*notice*", "/x/scheme_notice_hi.pdf", True),
+    ],
+)
 def test_rule_patterns(pattern, path, matches):
     assert rule_matches(PathRule(pattern=pattern, metadata={}), path) is matches
 
@@ -90,12 +96,29 @@ def test_metadata_precedence(tmp_path):
     pdf.write_bytes(b"%PDF")
     (tmp_path / "schemes" / "a.pdf.meta.json").write_text(json.dumps({"doc_type": "notice", "title": "From sidecar"}))
     settings = EnrichSettings(rules=[PathRule(pattern="schemes/*", metadata={"doc_type": "scheme", "dept": "agri"})])
-    document = Document(source_path=str(pdf), content_sha256="", size_bytes=4, page_count=0,
-                        metadata={"pdf": {"Title": "From info", "Author": "A. Person",  # dates as the parser gives them
-                                          "CreationDate": "2023-07-21T16:22:25-07:00"}, "outline_entries": 3})
+    document = Document(
+        source_path=str(pdf),
+        content_sha256="",
+        size_bytes=4,
+        page_count=0,
+        metadata={
+            "pdf": {
+                "Title": "From info",
+                "Author": "A. Person",  # dates as the parser gives them
+                "CreationDate": "2023-07-21T16:22:25-07:00",
+            },
+            "outline_entries": 3,
+        },
+    )
     assert document_metadata(document, settings) == {
-        "title": "From sidecar", "author": "A. Person", "created": "2023-07-21T16:22:25-07:00", "outline_entries": 3,
-        "file_name": "a.pdf", "doc_type": "notice", "dept": "agri"}
+        "title": "From sidecar",
+        "author": "A. Person",
+        "created": "2023-07-21T16:22:25-07:00",
+        "outline_entries": 3,
+        "file_name": "a.pdf",
+        "doc_type": "notice",
+        "dept": "agri",
+    }
 
 
 def test_rules_hash_follows_sidecar_and_matching_rules(tmp_path):
@@ -118,18 +141,21 @@ def test_bad_sidecar_raises_enrich_error(tmp_path):
         document_metadata(document, EnrichSettings())
 
 
-@pytest.mark.parametrize("text, language", [
-    ("Whitefly is controlled by spraying neem oil at dusk in the evening.", "en"),
-    ("सफेद मक्खी के नियंत्रण के लिए शाम को नीम के तेल का छिड़काव करें और खेत की निगरानी करें।", "hi"),
-    ("पांढऱ्या माशीच्या नियंत्रणासाठी संध्याकाळी निंबोळी तेलाची फवारणी करावी आणि शेताची पाहणी करावी.", "mr"),
-    ("Tableau 1", None),
-])
+@pytest.mark.parametrize(
+    "text, language",
+    [
+        ("Whitefly is controlled by spraying neem oil at dusk in the evening.", "en"),
+        ("सफेद मक्खी के नियंत्रण के लिए शाम को नीम के तेल का छिड़काव करें और खेत की निगरानी करें।", "hi"),
+        ("पांढऱ्या माशीच्या नियंत्रणासाठी संध्याकाळी निंबोळी तेलाची फवारणी करावी आणि शेताची पाहणी करावी.", "mr"),
+        ("Tableau 1", None),
+    ],
+)
 def test_language_detection(text, language):
     assert detect_language(text) == language
 
 
 def test_unknown_language_code_is_a_config_error():
-    from ingest.enrich import check_languages
+    from ingest.pipeline.enrich import check_languages
 
     with pytest.raises(ConfigError, match="xx"):
         check_languages(EnrichSettings(languages=["en", "xx"]))

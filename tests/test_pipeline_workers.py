@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.settings import PipelineSettings
-from ingest.workers import Failure, TaskResult, execute, run_task
+from ingest.pipeline.settings import PipelineSettings
+from ingest.pipeline.workers import Failure, TaskResult, execute, run_task
 
 
 def sleepy_task(path: str, settings: PipelineSettings) -> TaskResult:
@@ -51,7 +51,8 @@ def test_hung_document_is_killed_and_the_others_finish():
 def test_crashing_worker_fails_only_its_document():
     got = results(["a", "crash", "b", "c", "d"], PipelineSettings(workers=2, timeout=60), crashing_task)
     assert {tag: value for tag, value in got.items() if tag != "crash"} == {
-        tag: f"done {tag}" for tag in ("a", "b", "c", "d")}
+        tag: f"done {tag}" for tag in ("a", "b", "c", "d")
+    }
     assert isinstance(got["crash"], Failure) and "died" in got["crash"].message
 
 
@@ -64,7 +65,7 @@ def test_soft_time_limit_in_process(monkeypatch):
     def slow_document(path, settings, sha256=None):
         time.sleep(10)
 
-    monkeypatch.setattr("ingest.pipeline.process_document", slow_document)
+    monkeypatch.setattr("ingest.pipeline.document.process_document", slow_document)
     started = time.monotonic()
     result = run_task("x.pdf", PipelineSettings(workers=0, timeout=0.5))
     assert time.monotonic() - started < 5
@@ -75,25 +76,28 @@ def test_unexpected_exception_becomes_a_failure_naming_the_stage(monkeypatch):
     def broken_chunker(*args, **kwargs):
         raise ZeroDivisionError("bug")
 
-    monkeypatch.setattr("ingest.pipeline.chunk_document", broken_chunker)
-    monkeypatch.setattr("ingest.pipeline.parse_pdf", lambda path, settings, sha256=None: __import__(
-        "parsers.models", fromlist=["Document"]).Document(source_path=path, content_sha256="", size_bytes=0,
-                                                          page_count=0))
+    monkeypatch.setattr("ingest.pipeline.document.chunk_document", broken_chunker)
+    monkeypatch.setattr(
+        "ingest.pipeline.document.parse_pdf",
+        lambda path, settings, sha256=None: __import__("ingest.contracts.elements", fromlist=["Document"]).Document(
+            source_path=path, content_sha256="", size_bytes=0, page_count=0
+        ),
+    )
     result = run_task("x.pdf", PipelineSettings(workers=0))
     assert result.value == Failure(stage="chunk", message="ZeroDivisionError: bug")
 
 
 def _empty_document(path, settings=None, sha256=None):
-    from parsers.models import Document
+    from ingest.contracts.elements import Document
 
     return Document(source_path=path, content_sha256=sha256 or "", size_bytes=0, page_count=0)
 
 
 def _sleep_in_ocr(path, settings=None, sha256=None):
     """A parse whose OCR hangs: the real `ocr_pages` with its per-page worker replaced."""
-    import parsers.ocr
+    import parsers.ocr.tesseract
 
-    parsers.ocr.ocr_pages(path, [1], {"workers": 1})
+    parsers.ocr.tesseract.ocr_pages(path, [1], {"workers": 1})
     return _empty_document(path)
 
 
@@ -107,13 +111,13 @@ FIXTURE_PDF = str(Path(__file__).resolve().parents[1] / "fixtures" / "mixed.pdf"
 @pytest.mark.parametrize("running", ["parse", "ocr", "chunk", "enrich"])
 def test_soft_time_limit_names_the_stage_that_was_running(monkeypatch, running):
     parse = {"parse": _hang, "ocr": _sleep_in_ocr}.get(running, _empty_document)
-    monkeypatch.setattr("ingest.pipeline.parse_pdf", parse)
-    monkeypatch.setattr("parsers.ocr._ocr_one", _hang)
-    monkeypatch.setattr("parsers.ocr.check_ocr_available", lambda settings: None)
+    monkeypatch.setattr("ingest.pipeline.document.parse_pdf", parse)
+    monkeypatch.setattr("parsers.ocr.tesseract._ocr_one", _hang)
+    monkeypatch.setattr("parsers.ocr.tesseract.check_ocr_available", lambda settings: None)
     if running == "chunk":
-        monkeypatch.setattr("ingest.pipeline.chunk_document", _hang)
+        monkeypatch.setattr("ingest.pipeline.document.chunk_document", _hang)
     if running == "enrich":
-        monkeypatch.setattr("ingest.pipeline.document_metadata", _hang)
+        monkeypatch.setattr("ingest.pipeline.document.document_metadata", _hang)
     result = run_task(FIXTURE_PDF, PipelineSettings(workers=0, timeout=0.3))
     assert isinstance(result.value, Failure)
     assert result.value.stage == running and result.value.message.startswith("timed out after 0.3 s")
@@ -127,7 +131,7 @@ def test_a_parser_catching_every_exception_cannot_swallow_the_time_limit(monkeyp
             pass
         return _empty_document(path)
 
-    monkeypatch.setattr("ingest.pipeline.parse_pdf", parse_that_records_page_errors)
+    monkeypatch.setattr("ingest.pipeline.document.parse_pdf", parse_that_records_page_errors)
     result = run_task("x.pdf", PipelineSettings(workers=0, timeout=0.3))
     assert isinstance(result.value, Failure) and result.value.stage == "parse"
     assert result.value.message.startswith("timed out")

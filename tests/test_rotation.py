@@ -15,19 +15,25 @@ import pypdfium2 as pdfium
 import pytest
 from fpdf import FPDF
 
-from parsers.frames import PageFrame
-from parsers.layout import pdfium_page_to_layout
-from parsers.models import ElementType
+from ingest.contracts.elements import ElementType
 from parsers.pdf import parse_pdf
-from parsers.plumber_chars import PdfminerFallback
+from parsers.textlayer.frames import PageFrame
+from parsers.textlayer.layout import pdfium_page_to_layout
+from parsers.textlayer.pdfminer_fallback import PdfminerFallback
 
 NEVER = {"ocr": {"mode": "never"}}
 A4_SHORT, A4_LONG = 595.0, 842.0
-TABLE = [["Crop", "Dose (kg/ha)", "Stage"], ["Cotton", "120", "Sowing"], ["Wheat", "90", "Tillering"],
-         ["Gram", "40", "Flowering"]]
+TABLE = [
+    ["Crop", "Dose (kg/ha)", "Stage"],
+    ["Cotton", "120", "Sowing"],
+    ["Wheat", "90", "Tillering"],
+    ["Gram", "40", "Flowering"],
+]
 HEADINGS = ["Fertiliser Schedule", "Irrigation Plan", "Pest Watch"]
-PARAGRAPH = ("Apply the first split of nitrogen at sowing and the second one month later, when the soil "
-             "is moist. Irrigate lightly after each split so that the fertiliser reaches the roots.")
+PARAGRAPH = (
+    "Apply the first split of nitrogen at sowing and the second one month later, when the soil "
+    "is moist. Irrigate lightly after each split so that the fertiliser reaches the roots."
+)
 
 
 def draw(pdf: FPDF, page_no: int, width: float, height: float) -> None:
@@ -175,16 +181,20 @@ def test_a_rotated_landscape_page_in_a_portrait_document(tmp_path):
     document.save(str(tmp_path / "mixed.pdf"))
     document.close()
     parsed = parse_pdf(tmp_path / "mixed.pdf", NEVER)
-    assert [(p.width, p.height) for p in parsed.pages] == [(A4_SHORT, A4_LONG), (A4_LONG, A4_SHORT),
-                                                             (A4_SHORT, A4_LONG)]
+    assert [(p.width, p.height) for p in parsed.pages] == [
+        (A4_SHORT, A4_LONG),
+        (A4_LONG, A4_SHORT),
+        (A4_SHORT, A4_LONG),
+    ]
     assert [e.rows for e in parsed.elements if e.type is ElementType.table] == [TABLE] * 3
     headings = [e.text for e in parsed.elements if e.type is ElementType.title]
     assert headings == HEADINGS
     assert sum(1 for e in parsed.elements if e.type is ElementType.header) == 3  # running header on every page
 
 
-@pytest.mark.parametrize("rotate, turned, cropped", [(90, 90, False), (270, 270, False), (90, 0, False),
-                                                     (0, 0, True), (90, 90, True)])
+@pytest.mark.parametrize(
+    "rotate, turned, cropped", [(90, 90, False), (270, 270, False), (90, 0, False), (0, 0, True), (90, 90, True)]
+)
 def test_pdfminer_fallback_reads_a_rotated_page_in_the_same_frame(tmp_path, rotate, turned, cropped):
     """pdfminer applies /Rotate itself; its re-read of a page (the fallback for fonts pdfium
     cannot map) must give the same lines and table cells as the pdfium pass, also when the

@@ -9,12 +9,29 @@ import sys
 
 import pytest
 
-from ingest.models import Chunk
-from parsers.errors import ChunkingError, DocumentNotFoundError, QueryError, RunLockedError, SchemaVersionError, StorageError
-from parsers.models import Document, Element, ElementType, PageInfo
-from storage import (DocumentInfo, document_id_for, find_document, load_chunks, load_document, mark_removed,
-                     open_database, run_query, save_document)
-from storage.runs import acquire_lock, process_start_time, release_lock
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document, Element, ElementType, PageInfo
+from ingest.contracts.errors import (
+    ChunkingError,
+    DocumentNotFoundError,
+    QueryError,
+    RunLockedError,
+    SchemaVersionError,
+    StorageError,
+)
+from ingest.contracts.processes import process_start_time
+from storage import (
+    DocumentInfo,
+    document_id_for,
+    find_document,
+    load_chunks,
+    load_document,
+    mark_removed,
+    open_database,
+    run_query,
+    save_document,
+)
+from storage.runs import acquire_lock, release_lock
 from storage.schema import RunLockRow, RunRow
 
 
@@ -23,37 +40,88 @@ def make_document(path: str, body: str = "Whitefly is controlled with neem oil."
         Element(type=ElementType.header, text="Crop manual 2024", page=1, bbox=(10, 5, 200, 15)),
         Element(type=ElementType.title, text="Pests", page=1, heading_level=1, bbox=(10, 20, 100, 40)),
         Element(type=ElementType.paragraph, text=body, page=1, bbox=(10, 50, 300, 70)),
-        Element(type=ElementType.table, text="Pest | Dose\nWhitefly | 2 ml/l", page=2, rows=[["Pest", "Dose"],
-                ["Whitefly", "2 ml/l"]], header_rows=1, caption="Table 1", list_level=None),
+        Element(
+            type=ElementType.table,
+            text="Pest | Dose\nWhitefly | 2 ml/l",
+            page=2,
+            rows=[["Pest", "Dose"], ["Whitefly", "2 ml/l"]],
+            header_rows=1,
+            caption="Table 1",
+            list_level=None,
+        ),
         Element(type=ElementType.list_item, text="Spray at dusk", page=2, list_level=0, data={"marker": "-"}),
     ]
-    return Document(source_path=path, content_sha256="a" * 64, size_bytes=123, page_count=2,
-                    pages=[PageInfo(page_no=1, width=595, height=842),
-                           PageInfo(page_no=2, width=595, height=842, text_source="ocr", ocr_confidence=91.5)],
-                    elements=elements, metadata={"pdf": {"Title": "x"}}, warnings=["page 2: OCR"])
+    return Document(
+        source_path=path,
+        content_sha256="a" * 64,
+        size_bytes=123,
+        page_count=2,
+        pages=[
+            PageInfo(page_no=1, width=595, height=842),
+            PageInfo(page_no=2, width=595, height=842, text_source="ocr", ocr_confidence=91.5),
+        ],
+        elements=elements,
+        metadata={"pdf": {"Title": "x"}},
+        warnings=["page 2: OCR"],
+    )
 
 
 def make_chunks(document: Document, limit_breaker: bool = False) -> list[Chunk]:
     text = document.canonical_text()
     spans = [span for span in document.body_spans() if span]
-    parent = Chunk(kind="parent", index=0, text="Pests\n\n" + text, body=text, heading_path=["Pests"], page_start=1,
-                   page_end=2, char_start=0, char_end=len(text), token_count=30, element_types=["paragraph"],
-                   element_indexes=[1, 2, 3, 4])
-    first = Chunk(kind="child", index=1, parent=0, text="Pests\n\n" + document.elements[2].text,
-                  body=document.elements[2].text, heading_path=["Pests"], page_start=1, page_end=1,
-                  char_start=spans[1][0], char_end=spans[1][1], token_count=9000 if limit_breaker else 8,
-                  element_types=["paragraph"], element_indexes=[2],
-                  metadata={"own": 1, "source": "chunk", **({"over_embedding_limit": True} if limit_breaker else {})})
-    second = Chunk(kind="child", index=2, parent=0, text="Pests\n\n" + document.elements[3].text,
-                   body=document.elements[3].text, heading_path=["Pests"], page_start=2, page_end=2,
-                   char_start=spans[2][0], char_end=spans[2][1], token_count=6, element_types=["table"],
-                   element_indexes=[3], language="en")
+    parent = Chunk(
+        kind="parent",
+        index=0,
+        text="Pests\n\n" + text,
+        body=text,
+        heading_path=["Pests"],
+        page_start=1,
+        page_end=2,
+        char_start=0,
+        char_end=len(text),
+        token_count=30,
+        element_types=["paragraph"],
+        element_indexes=[1, 2, 3, 4],
+    )
+    first = Chunk(
+        kind="child",
+        index=1,
+        parent=0,
+        text="Pests\n\n" + document.elements[2].text,
+        body=document.elements[2].text,
+        heading_path=["Pests"],
+        page_start=1,
+        page_end=1,
+        char_start=spans[1][0],
+        char_end=spans[1][1],
+        token_count=9000 if limit_breaker else 8,
+        element_types=["paragraph"],
+        element_indexes=[2],
+        metadata={"own": 1, "source": "chunk", **({"over_embedding_limit": True} if limit_breaker else {})},
+    )
+    second = Chunk(
+        kind="child",
+        index=2,
+        parent=0,
+        text="Pests\n\n" + document.elements[3].text,
+        body=document.elements[3].text,
+        heading_path=["Pests"],
+        page_start=2,
+        page_end=2,
+        char_start=spans[2][0],
+        char_end=spans[2][1],
+        token_count=6,
+        element_types=["table"],
+        element_indexes=[3],
+        language="en",
+    )
     return [parent, first, second]
 
 
 def info(**overrides) -> DocumentInfo:
-    return DocumentInfo(**{"pipeline_version": "1", "metadata": {"doc_type": "manual", "source": "doc"},
-                           "title": "Pests", **overrides})
+    return DocumentInfo(
+        **{"pipeline_version": "1", "metadata": {"doc_type": "manual", "source": "doc"}, "title": "Pests", **overrides}
+    )
 
 
 @pytest.fixture
@@ -92,8 +160,9 @@ def test_chunks_round_trip_with_parents_and_merged_metadata(db, tmp_path):
     # document metadata merged with the chunk's own; the chunk's keys win
     assert loaded[1].metadata == {"doc_type": "manual", "source": "chunk", "own": 1}
     assert loaded[2].metadata == {"doc_type": "manual", "source": "doc"}
-    rows = run_query(db.sqlite_path, "select c.seq, p.seq from chunks c join chunks p on p.id = c.parent_id "
-                                     "order by c.seq").rows
+    rows = run_query(
+        db.sqlite_path, "select c.seq, p.seq from chunks c join chunks p on p.id = c.parent_id order by c.seq"
+    ).rows
     assert rows == [[1, 0], [2, 0]]
 
 
@@ -142,8 +211,11 @@ def test_mark_removed_keeps_row_and_deletes_content(db, tmp_path):
     save(db, path)
     with db.transaction() as session:
         assert mark_removed(session, document_id_for(path)) == 3
-    counts = run_query(db.sqlite_path, "select (select status from documents), (select count(*) from chunks), "
-                                       "(select count(*) from elements), (select count(*) from chunks_fts)").rows
+    counts = run_query(
+        db.sqlite_path,
+        "select (select status from documents), (select count(*) from chunks), "
+        "(select count(*) from elements), (select count(*) from chunks_fts)",
+    ).rows
     assert counts == [["removed", 0, 0, 0]]
 
 
@@ -166,20 +238,23 @@ def test_find_document_by_id_prefix_or_path(db, tmp_path):
         find_document(db, "nosuchid")
 
 
-@pytest.mark.parametrize("sql", [
-    "insert into documents(id, source_path, status) values ('x', 'y', 'ok')",
-    "update chunks set text = 'x'",
-    "delete from chunks",
-    "drop table chunks",
-    "create table t(x)",
-    "create temp table t(x)",
-    "attach database 'other.db' as other",
-    "pragma query_only = 0",
-    "pragma journal_mode = delete",
-    "pragma user_version = 7",
-    "insert into chunks_fts(chunks_fts) values ('rebuild')",
-    "select 1; delete from chunks",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "insert into documents(id, source_path, status) values ('x', 'y', 'ok')",
+        "update chunks set text = 'x'",
+        "delete from chunks",
+        "drop table chunks",
+        "create table t(x)",
+        "create temp table t(x)",
+        "attach database 'other.db' as other",
+        "pragma query_only = 0",
+        "pragma journal_mode = delete",
+        "pragma user_version = 7",
+        "insert into chunks_fts(chunks_fts) values ('rebuild')",
+        "select 1; delete from chunks",
+    ],
+)
 def test_query_is_read_only(db, tmp_path, sql, monkeypatch):
     monkeypatch.chdir(tmp_path)
     save(db, str(tmp_path / "a.pdf"))
@@ -197,8 +272,9 @@ def _dump(path: str) -> list[str]:
 
 def test_query_reads_and_reading_pragmas_work(db, tmp_path):
     save(db, str(tmp_path / "a.pdf"))
-    assert run_query(db.sqlite_path, "select count(*) from chunks where json_extract(metadata, '$.doc_type') = "
-                                     "'manual'").rows == [[3]]
+    assert run_query(
+        db.sqlite_path, "select count(*) from chunks where json_extract(metadata, '$.doc_type') = 'manual'"
+    ).rows == [[3]]
     names = [row[1] for row in run_query(db.sqlite_path, "pragma table_info(chunks)").rows]
     assert {"parent_id", "heading_path", "metadata", "element_types"} <= set(names)
 
@@ -209,8 +285,11 @@ def test_query_on_missing_database_is_a_storage_error(tmp_path):
     assert not (tmp_path / "missing.db").exists()
 
 
-@pytest.mark.parametrize("version, message", [("99", "newer"), ("0", "older .* re-ingest into a new --db")],
-                         ids=["newer", "older-without-migration"])
+@pytest.mark.parametrize(
+    "version, message",
+    [("99", "newer"), ("0", "older .* re-ingest into a new --db")],
+    ids=["newer", "older-without-migration"],
+)
 def test_other_schema_version_is_refused_untouched(tmp_path, version, message):
     path = tmp_path / "t.db"
     open_database(path).close()
@@ -253,11 +332,28 @@ def test_stale_lock_of_dead_process_is_taken_over(db):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     with db.transaction() as session:
-        session.add(RunRow(id=41, command="run", started_at="2026-01-01T00:00:00Z", status="running", pid=dead.pid,
-                           hostname="here", paths=[], pipeline_version="1"))
-        session.add(RunLockRow(id=1, pid=dead.pid, hostname=__import__("socket").gethostname(),
-                               process_start=process_start_time(os.getpid()), run_id=41,
-                               acquired_at="2026-01-01T00:00:00Z"))
+        session.add(
+            RunRow(
+                id=41,
+                command="run",
+                started_at="2026-01-01T00:00:00Z",
+                status="running",
+                pid=dead.pid,
+                hostname="here",
+                paths=[],
+                pipeline_version="1",
+            )
+        )
+        session.add(
+            RunLockRow(
+                id=1,
+                pid=dead.pid,
+                hostname=__import__("socket").gethostname(),
+                process_start=process_start_time(os.getpid()),
+                run_id=41,
+                acquired_at="2026-01-01T00:00:00Z",
+            )
+        )
     run_id = acquire_lock(db, "run", [], None, "1")
     assert run_id != 41
     assert run_query(db.sqlite_path, "select status from runs where id = 41").rows == [["interrupted"]]
@@ -270,14 +366,28 @@ def test_failure_replaces_a_stored_version_and_keeps_no_stale_content(db, tmp_pa
     path = str(tmp_path / "a.pdf")
     save(db, path)
     with db.transaction() as session:
-        removed = save_failure(session, document_id_for(path), path, "[parse] damaged PDF", content_sha256="b" * 64,
-                               size_bytes=9, mtime=1.5, info=info(title=None, settings={"chunk": {}}, run_id=None))
+        removed = save_failure(
+            session,
+            document_id_for(path),
+            path,
+            "[parse] damaged PDF",
+            content_sha256="b" * 64,
+            size_bytes=9,
+            mtime=1.5,
+            info=info(title=None, settings={"chunk": {}}, run_id=None),
+        )
     assert removed == 3
-    row = run_query(db.sqlite_path, "select status, error, content_sha256, size_bytes, mtime, page_count, text, "
-                                    "chunk_count, warnings, title, parsed_title, settings, pipeline_version "
-                                    "from documents").rows
-    assert row == [["failed", "[parse] damaged PDF", "b" * 64, 9, 1.5, None, None, 0, "[]", None, None,
-                    '{"chunk": {}}', "1"]]
-    counts = run_query(db.sqlite_path, "select (select count(*) from chunks), (select count(*) from elements), "
-                                       "(select count(*) from pages)").rows
+    row = run_query(
+        db.sqlite_path,
+        "select status, error, content_sha256, size_bytes, mtime, page_count, text, "
+        "chunk_count, warnings, title, parsed_title, settings, pipeline_version "
+        "from documents",
+    ).rows
+    assert row == [
+        ["failed", "[parse] damaged PDF", "b" * 64, 9, 1.5, None, None, 0, "[]", None, None, '{"chunk": {}}', "1"]
+    ]
+    counts = run_query(
+        db.sqlite_path,
+        "select (select count(*) from chunks), (select count(*) from elements), (select count(*) from pages)",
+    ).rows
     assert counts == [[0, 0, 0]]

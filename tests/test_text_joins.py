@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from parsers.blocks import Line, lines_to_text
-from parsers.chars import Segment
-from parsers.ocr_words import join_lines
-from parsers.text_joins import join_wrapped_lines
+from parsers.ocr.words import join_lines
+from parsers.textlayer.blocks import Line, lines_to_text
+from parsers.textlayer.chars import Segment
+from parsers.textlayer.text_joins import join_wrapped_lines
 
 
 def text_line(text: str) -> Line:
@@ -23,11 +23,11 @@ def test_soft_hyphen_at_a_line_end_is_a_break_point_too():
 
 
 def test_hyphen_is_kept_when_it_is_not_a_word_break():
-    assert join_wrapped_lines(["the COVID-", "19 wave"]) == "the COVID- 19 wave"          # digit follows
+    assert join_wrapped_lines(["the COVID-", "19 wave"]) == "the COVID- 19 wave"  # digit follows
     assert join_wrapped_lines(["Yavatmal-", "Ralegaon road"]) == "Yavatmal- Ralegaon road"  # capital follows
-    assert join_wrapped_lines(["call 1800-", "233-4000"]) == "call 1800- 233-4000"        # digit precedes
-    assert join_wrapped_lines(["-", "dash"]) == "- dash"                                  # nothing precedes
-    assert join_wrapped_lines(["शेतकरी-", "योजना"]) == "शेतकरी- योजना"                       # no case: no rejoin
+    assert join_wrapped_lines(["call 1800-", "233-4000"]) == "call 1800- 233-4000"  # digit precedes
+    assert join_wrapped_lines(["-", "dash"]) == "- dash"  # nothing precedes
+    assert join_wrapped_lines(["शेतकरी-", "योजना"]) == "शेतकरी- योजना"  # no case: no rejoin
 
 
 def test_lines_are_stripped_and_blank_lines_skipped():

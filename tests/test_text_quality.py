@@ -1,16 +1,15 @@
 """assess_text_layer on hand-made pages: when is a text layer usable, and when must OCR run?"""
 
-from pathlib import Path
-
 import pytest
+from conftest import CORPUS
 
-from parsers.text_quality import assess_text_layer, glyph_counts
+from parsers.ocr.routing import assess_text_layer, glyph_counts
 
 A4 = (595.0, 842.0)
-NORMAL = ("Cotton crop protection. Farmers are informed that the whitefly infestation this season "
-          "is above the economic threshold level in most districts. ") * 6
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+NORMAL = (
+    "Cotton crop protection. Farmers are informed that the whitefly infestation this season "
+    "is above the economic threshold level in most districts. "
+) * 6
 
 
 def test_empty_and_whitespace_pages_have_no_text_layer():
@@ -79,7 +78,7 @@ def test_page_covered_by_one_image_with_a_substantial_ocr_layer_is_usable():
 
 
 def test_a_scan_with_a_substantial_cjk_layer_is_usable_despite_few_spaces():
-    text = "关于浙江菲达环保科技股份有限公司年度报告中有关财务事项的说明" * 12   # 360 chars, 1 "word"
+    text = "关于浙江菲达环保科技股份有限公司年度报告中有关财务事项的说明" * 12  # 360 chars, 1 "word"
     assert assess_text_layer(text, *A4, image_area_ratio=1.0).usable
 
 
@@ -96,7 +95,7 @@ def test_sparse_page_without_images_is_kept():
 
 
 def test_density_rule_scales_with_page_size():
-    short = "Whitefly control: spray neem oil at dusk. " * 2   # 70 visible chars: < 100 on A4, > 10 on 200x250 pt
+    short = "Whitefly control: spray neem oil at dusk. " * 2  # 70 visible chars: < 100 on A4, > 10 on 200x250 pt
     assert not assess_text_layer(short, *A4, image_area_ratio=0.5).usable
     assert assess_text_layer(short, 200.0, 250.0, image_area_ratio=0.5).usable
 

@@ -17,8 +17,9 @@ from ingest.chunking.packing import Context, Draft, FlowUnit, Packer
 from ingest.chunking.prose import split_span, word_starts
 from ingest.chunking.render import ElementIndex, draft_to_chunk, measure_overlaps
 from ingest.chunking.sections import Section
-from ingest.models import Chunk, ChunkSettings
-from parsers.models import Document
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document
 
 
 def fixed_chunks(document: Document, context: Context, settings: ChunkSettings) -> list[Chunk]:
@@ -32,12 +33,19 @@ def fixed_chunks(document: Document, context: Context, settings: ChunkSettings) 
         last = min(first + size, len(offsets))
         while True:
             end = offsets[last] if last < len(offsets) else len(text)
-            tokens = context.count(text[offsets[first]:end])
+            tokens = context.count(text[offsets[first] : end])
             if tokens <= size or last - first <= 1:
                 break
             last -= 1
-        drafts.append(Draft(units=[FlowUnit(offsets[first], end, tokens, 0)], heading_path=[],
-                            body=text[offsets[first]:end], text=text[offsets[first]:end], tokens=tokens))
+        drafts.append(
+            Draft(
+                units=[FlowUnit(offsets[first], end, tokens, 0)],
+                heading_path=[],
+                body=text[offsets[first] : end],
+                text=text[offsets[first] : end],
+                tokens=tokens,
+            )
+        )
         if last >= len(offsets):
             break
         first = max(first + 1, last - settings.overlap_tokens)
@@ -47,18 +55,36 @@ def fixed_chunks(document: Document, context: Context, settings: ChunkSettings) 
 def recursive_chunks(document: Document, context: Context, settings: ChunkSettings) -> list[Chunk]:
     text = context.text
     budget = max(1, settings.child_max_tokens - settings.overlap_tokens)
-    units = [FlowUnit(s, e, t, 0, fresh) for s, e, t, fresh in split_span(text, (0, len(text)), budget, context.count_span)]
+    units = [
+        FlowUnit(s, e, t, 0, fresh) for s, e, t, fresh in split_span(text, (0, len(text)), budget, context.count_span)
+    ]
     section = Section(index=0, heading_path=[])
-    drafts = Packer(context, section, settings.child_max_tokens, settings.overlap_tokens, mix_tables=False,
-                    min_tokens=settings.min_tokens).pack(units)
+    drafts = Packer(
+        context,
+        section,
+        settings.child_max_tokens,
+        settings.overlap_tokens,
+        mix_tables=False,
+        min_tokens=settings.min_tokens,
+    ).pack(units)
     return _to_chunks(document, drafts, context, settings)
 
 
 def _to_chunks(document: Document, drafts: list[Draft], context: Context, settings: ChunkSettings) -> list[Chunk]:
     elements = ElementIndex(document)
-    chunks = [draft_to_chunk(draft, position, "child", None, elements, settings.child_max_tokens,
-                             settings.embedding_limit, {"section": 0})
-              for position, draft in enumerate(drafts)]
+    chunks = [
+        draft_to_chunk(
+            draft,
+            position,
+            "child",
+            None,
+            elements,
+            settings.child_max_tokens,
+            settings.embedding_limit,
+            {"section": 0},
+        )
+        for position, draft in enumerate(drafts)
+    ]
     measure_overlaps(chunks, context)
     for chunk in chunks:
         chunk.metadata.pop("section")

@@ -6,17 +6,19 @@ a chunk list before storing it. Each message names the chunk index.
 
 from __future__ import annotations
 
-from ingest.chunking.prose import sentence_boundaries
 from ingest.chunking.merge import sections_to_chunk
 from ingest.chunking.packing import Context
+from ingest.chunking.prose import sentence_boundaries
 from ingest.chunking.sections import ListBlock, ProseBlock, TableBlock
-from ingest.models import HEADING_PATH_SEPARATOR, Chunk, ChunkSettings
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.chunks import HEADING_PATH_SEPARATOR, Chunk
+from ingest.contracts.elements import Document
 from ingest.tokens import TokenCounter
-from parsers.models import Document
 
 
-def chunk_violations(document: Document, chunks: list[Chunk], settings: ChunkSettings,
-                     counter: TokenCounter) -> list[str]:
+def chunk_violations(
+    document: Document, chunks: list[Chunk], settings: ChunkSettings, counter: TokenCounter
+) -> list[str]:
     """Check a `structure` chunk list against the contract in the README (Chunking)."""
     problems: list[str] = []
     canonical = document.canonical_text()
@@ -39,17 +41,21 @@ def chunk_violations(document: Document, chunks: list[Chunk], settings: ChunkSet
             problems.append(f"{where}: oversize outside a table")
         if (chunk.token_count > settings.embedding_limit) != bool(chunk.metadata.get("over_embedding_limit")):
             problems.append(f"{where}: over_embedding_limit flag wrong")
-        is_table = ("table_element" in chunk.metadata or "table_elements" in chunk.metadata
-                    or (chunk.kind == "parent" and "table" in chunk.element_types))
-        if not is_table and canonical[chunk.char_start:chunk.char_end] != chunk.body:
+        is_table = (
+            "table_element" in chunk.metadata
+            or "table_elements" in chunk.metadata
+            or (chunk.kind == "parent" and "table" in chunk.element_types)
+        )
+        if not is_table and canonical[chunk.char_start : chunk.char_end] != chunk.body:
             problems.append(f"{where}: body is not canonical[{chunk.char_start}:{chunk.char_end}]")
         owners = {section_of.get(i) for i in chunk.element_indexes}
         if len(owners) != 1 or None in owners:
             problems.append(f"{where}: elements from sections {owners}")
         else:
             section = sections[owners.pop()]
-            if chunk.heading_path[:len(section.heading_path)] != section.heading_path \
-                    and not chunk.metadata.get("heading_path_truncated"):
+            if chunk.heading_path[: len(section.heading_path)] != section.heading_path and not chunk.metadata.get(
+                "heading_path_truncated"
+            ):
                 problems.append(f"{where}: heading path {chunk.heading_path} not its section's {section.heading_path}")
             if chunk.metadata.get("section") != section.index:
                 problems.append(f"{where}: metadata section {chunk.metadata.get('section')} != {section.index}")
@@ -72,7 +78,7 @@ def _child_problems(chunk: Chunk, chunks: list[Chunk], where: str) -> list[str]:
     if chunk.parent is None or not 0 <= chunk.parent < chunk.index or chunks[chunk.parent].kind != "parent":
         return [f"{where}: parent {chunk.parent} is not an earlier parent"]
     parent = chunks[chunk.parent]
-    if any(c.kind == "parent" for c in chunks[chunk.parent + 1:chunk.index]):
+    if any(c.kind == "parent" for c in chunks[chunk.parent + 1 : chunk.index]):
         problems.append(f"{where}: not right after its parent's other children")
     if not parent.char_start <= chunk.char_start <= chunk.char_end <= parent.char_end:
         problems.append(f"{where}: span outside parent {parent.index}")
@@ -82,8 +88,12 @@ def _child_problems(chunk: Chunk, chunks: list[Chunk], where: str) -> list[str]:
         if len(header) > 1:
             problems.append(f"{where}: table header {len(header)} times")
         for line in lines:
-            if line.startswith("|") and not line.startswith("| ---") and line not in parent.body \
-                    and "table_columns" not in chunk.metadata:
+            if (
+                line.startswith("|")
+                and not line.startswith("| ---")
+                and line not in parent.body
+                and "table_columns" not in chunk.metadata
+            ):
                 problems.append(f"{where}: row {line[:40]!r} not in parent {parent.index}")
     elif "table_elements" in chunk.metadata and chunk.body != parent.body:
         problems.append(f"{where}: a child with tables and prose is not its whole parent {parent.index}")
@@ -110,7 +120,7 @@ def _coverage_problems(document: Document, sections, chunks: list[Chunk], canoni
             for key in chunk.metadata["table_elements"]:
                 table_text[key] = table_text.get(key, "") + "\n" + chunk.body
         else:
-            covered[chunk.char_start:chunk.char_end] = b"\x01" * (chunk.char_end - chunk.char_start)
+            covered[chunk.char_start : chunk.char_end] = b"\x01" * (chunk.char_end - chunk.char_start)
     for section in sections:
         for block in section.blocks:
             if isinstance(block, (ProseBlock, ListBlock)):

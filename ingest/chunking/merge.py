@@ -22,8 +22,8 @@ from __future__ import annotations
 from ingest.chunking.packing import Context
 from ingest.chunking.parents import section_to_drafts
 from ingest.chunking.sections import Block, Section, TableBlock, document_to_sections
-from ingest.models import ChunkSettings
-from parsers.models import Document
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.elements import Document
 
 
 def sections_to_chunk(document: Document, context: Context, settings: ChunkSettings) -> list[Section]:
@@ -80,7 +80,7 @@ def _subtree_end(sections: list[Section], root: int) -> int:
     end = root + 1
     while end < len(sections):
         other = sections[end].heading_path
-        if len(other) <= len(path) or other[:len(path)] != path:
+        if len(other) <= len(path) or other[: len(path)] != path:
             break
         end += 1
     return end

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ingest.chunking.overlap import overlap_tail
 from ingest.chunking.sections import ListBlock, Section, TableBlock
 from ingest.chunking.tables import TablePiece, serialize_piece
-from ingest.models import HEADING_PATH_SEPARATOR
+from ingest.contracts.chunks import HEADING_PATH_SEPARATOR
 from ingest.tokens import TokenCounter
 
 
@@ -153,8 +153,9 @@ def lead_in_at(section: Section, position: int, context: Context, limit: int) ->
 class Packer:
     """Packs one section's units into drafts of at most `limit` tokens of text (heading path included)."""
 
-    def __init__(self, context: Context, section: Section, limit: int, overlap: int, mix_tables: bool,
-                 min_tokens: int = 0):
+    def __init__(
+        self, context: Context, section: Section, limit: int, overlap: int, mix_tables: bool, min_tokens: int = 0
+    ):
         self.context = context
         self.section = section
         self.limit = limit
@@ -194,8 +195,11 @@ class Packer:
         if len(drafts) < 2 or self.min_tokens <= 0:
             return
         previous, last = drafts[-2], drafts[-1]
-        if not all(isinstance(u, FlowUnit) for u in previous.units + last.units) \
-                or previous.units[-1].run != last.units[0].run or len(previous.units) < 2:
+        if (
+            not all(isinstance(u, FlowUnit) for u in previous.units + last.units)
+            or previous.units[-1].run != last.units[0].run
+            or len(previous.units) < 2
+        ):
             return
         own = sum(u.tokens for u in last.units)
         if own >= self.min_tokens:
@@ -212,16 +216,23 @@ class Packer:
             return
         taken = previous.units[-best:]
         before = drafts[-3] if len(drafts) > 2 else None
-        new_previous = Draft(units=previous.units[:-best], heading_path=previous.heading_path,
-                             overlap_start=previous.overlap_start, lead_in=previous.lead_in)
+        new_previous = Draft(
+            units=previous.units[:-best],
+            heading_path=previous.heading_path,
+            overlap_start=previous.overlap_start,
+            lead_in=previous.lead_in,
+        )
         self._settle(new_previous, before)
         new_last, tokens, cap = self._open(new_previous, taken[0])
         for unit in taken[1:] + last.units:
             tokens += self._cost(new_last.units[-1], unit)
             new_last.units.append(unit)
         self._settle(new_last, new_previous)
-        if tokens <= cap and len(new_last.units) == len(taken) + len(last.units) \
-                and len(new_previous.units) == len(previous.units) - best:
+        if (
+            tokens <= cap
+            and len(new_last.units) == len(taken) + len(last.units)
+            and len(new_previous.units) == len(previous.units) - best
+        ):
             drafts[-2:] = [new_previous, new_last]
 
     def _open(self, previous: Draft | None, unit: Unit) -> tuple[Draft, int, int]:
@@ -240,13 +251,22 @@ class Packer:
             if tokens <= cap or tail is None:
                 break
             tail = self._tail(previous, tail[1] - (tokens - cap))
-        draft = Draft(units=[unit], heading_path=path + ([lead] if lead else []),
-                      overlap_start=tail[0] if tail else None, lead_in=lead)
+        draft = Draft(
+            units=[unit],
+            heading_path=path + ([lead] if lead else []),
+            overlap_start=tail[0] if tail else None,
+            lead_in=lead,
+        )
         return draft, tokens, cap
 
     def _continues(self, previous: Draft | None, unit: Unit) -> bool:
-        return (self.overlap > 0 and previous is not None and isinstance(unit, FlowUnit)
-                and isinstance(previous.units[-1], FlowUnit) and previous.units[-1].run == unit.run)
+        return (
+            self.overlap > 0
+            and previous is not None
+            and isinstance(unit, FlowUnit)
+            and isinstance(previous.units[-1], FlowUnit)
+            and previous.units[-1].run == unit.run
+        )
 
     def _tail(self, previous: Draft, limit: int) -> tuple[int, int] | None:
         """The overlap: a tail of the previous draft's last flow part (it starts after that part's start)."""
@@ -286,7 +306,7 @@ class Packer:
             if isinstance(part, TableUnit):
                 bodies.append(serialize_piece(part.block, part.piece))
             else:
-                bodies.append(self.context.text[part.start:part.end])
+                bodies.append(self.context.text[part.start : part.end])
         draft.body = "\n\n".join(bodies)
         path = HEADING_PATH_SEPARATOR.join(draft.heading_path)
         draft.text = f"{path}\n\n{draft.body}" if path else draft.body

@@ -16,8 +16,8 @@ from __future__ import annotations
 from ingest.chunking.packing import Context, Draft, FlowUnit, Packer, TableUnit, Unit
 from ingest.chunking.prose import split_span
 from ingest.chunking.sections import ListBlock, ProseBlock, Section, TableBlock
+from ingest.chunking.settings import ChunkSettings
 from ingest.chunking.tables import serialize_piece, table_to_row_pieces
-from ingest.models import ChunkSettings
 
 
 def section_to_drafts(section: Section, context: Context, settings: ChunkSettings) -> list[tuple[Draft, list[Draft]]]:
@@ -25,10 +25,23 @@ def section_to_drafts(section: Section, context: Context, settings: ChunkSetting
     parent_units = section_to_units(section, context, settings.parent_max_tokens, settings.overlap_tokens)
     parent_packer = Packer(context, section, settings.parent_max_tokens, settings.overlap_tokens, mix_tables=True)
     parents = parent_packer.pack(parent_units)
-    child_packer = Packer(context, section, settings.child_max_tokens, settings.overlap_tokens, mix_tables=False,
-                          min_tokens=settings.min_tokens)
-    families = [(parent, [parent] if _is_one_child(parent, settings)
-                 else child_packer.pack(parent_to_units(parent, section, context, settings))) for parent in parents]
+    child_packer = Packer(
+        context,
+        section,
+        settings.child_max_tokens,
+        settings.overlap_tokens,
+        mix_tables=False,
+        min_tokens=settings.min_tokens,
+    )
+    families = [
+        (
+            parent,
+            [parent]
+            if _is_one_child(parent, settings)
+            else child_packer.pack(parent_to_units(parent, section, context, settings)),
+        )
+        for parent in parents
+    ]
     for (_, children), (_, following) in zip(families, families[1:]):
         if len(children) > 1 and following and _covers(following[0], children[-1]):
             children.pop()  # a short last child wholly repeated by the next parent's overlap
@@ -38,9 +51,15 @@ def section_to_drafts(section: Section, context: Context, settings: ChunkSetting
 def _is_one_child(parent: Draft, settings: ChunkSettings) -> bool:
     """The parent fits in the child limit and every table in it is whole (all rows, all columns, caption)."""
     return parent.tokens <= settings.child_max_tokens and all(
-        isinstance(unit, FlowUnit) or (len(unit.piece.rows) == len(unit.block.rows) and unit.piece.columns is None
-                                       and unit.piece.cell_part is None and unit.piece.caption)
-        for unit in parent.units)
+        isinstance(unit, FlowUnit)
+        or (
+            len(unit.piece.rows) == len(unit.block.rows)
+            and unit.piece.columns is None
+            and unit.piece.cell_part is None
+            and unit.piece.caption
+        )
+        for unit in parent.units
+    )
 
 
 def _covers(outer: Draft, inner: Draft) -> bool:
@@ -82,24 +101,54 @@ def parent_to_units(parent: Draft, section: Section, context: Context, settings:
     for part in parent.parts():
         if isinstance(part, TableUnit):
             piece = part.piece
-            units.extend(table_units(part.block, context, section, limit, overlap, piece.rows, piece.columns,
-                                     piece.cell_part, piece.caption))
+            units.extend(
+                table_units(
+                    part.block,
+                    context,
+                    section,
+                    limit,
+                    overlap,
+                    piece.rows,
+                    piece.columns,
+                    piece.cell_part,
+                    piece.caption,
+                )
+            )
         else:
             units.extend(flow_units(flows[part.run], part.run, part.start, part.end, context, section, limit, overlap))
     return units
 
 
-def table_units(block: TableBlock, context: Context, section: Section, limit: int, overlap: int,
-                rows=None, columns=None, cell_part=None, caption: bool = True) -> list[TableUnit]:
+def table_units(
+    block: TableBlock,
+    context: Context,
+    section: Section,
+    limit: int,
+    overlap: int,
+    rows=None,
+    columns=None,
+    cell_part=None,
+    caption: bool = True,
+) -> list[TableUnit]:
     """A table (or the part of it a parent holds) as pieces within `limit` minus the heading path."""
     budget = limit - context.path_cost(section.heading_path)
     pieces = table_to_row_pieces(block, budget, overlap, context.count_text, rows, columns, cell_part, caption)
-    return [TableUnit(block=block, piece=piece, tokens=context.count_text(serialize_piece(block, piece)))
-            for piece in pieces]
+    return [
+        TableUnit(block=block, piece=piece, tokens=context.count_text(serialize_piece(block, piece)))
+        for piece in pieces
+    ]
 
 
-def flow_units(blocks: list[ProseBlock | ListBlock], run: int, low: int, high: int, context: Context,
-               section: Section, limit: int, overlap: int) -> list[FlowUnit]:
+def flow_units(
+    blocks: list[ProseBlock | ListBlock],
+    run: int,
+    low: int,
+    high: int,
+    context: Context,
+    section: Section,
+    limit: int,
+    overlap: int,
+) -> list[FlowUnit]:
     """Units of the flowing blocks clipped to [low, high): whole blocks when they fit, else split pieces.
 
     Prose pieces leave room for the overlap (at most `limit - path - overlap` tokens), so a
@@ -122,9 +171,11 @@ def flow_units(blocks: list[ProseBlock | ListBlock], run: int, low: int, high: i
     return units
 
 
-def _list_spans(block: ListBlock, start: int, end: int, context: Context, section: Section,
-                limit: int, overlap: int) -> list[tuple[int, int, int, bool]]:
-    """A list whole if it fits; else its lead-in with the first item, then item groups, then items, then prose splits."""
+def _list_spans(
+    block: ListBlock, start: int, end: int, context: Context, section: Section, limit: int, overlap: int
+) -> list[tuple[int, int, int, bool]]:
+    """A list whole if it fits; else its lead-in with the first item, then item groups, then items,
+    then prose splits."""
     text, count = context.text, context.count_span
     base = limit - context.path_cost(section.heading_path)
     lead_cost = 0

@@ -23,8 +23,8 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from ingest.chunking.packing import Context, Draft, TableUnit
-from ingest.models import Chunk
-from parsers.models import Document
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document
 
 
 class ElementIndex:
@@ -32,8 +32,11 @@ class ElementIndex:
 
     def __init__(self, document: Document):
         self.elements = document.elements
-        self.entries = [(span[0], span[1], index) for index, span in enumerate(document.body_spans())
-                        if span is not None and span[1] > span[0]]
+        self.entries = [
+            (span[0], span[1], index)
+            for index, span in enumerate(document.body_spans())
+            if span is not None and span[1] > span[0]
+        ]
         self.starts = [entry[0] for entry in self.entries]
 
     def under(self, start: int, end: int) -> list[int]:
@@ -47,8 +50,16 @@ class ElementIndex:
         return found
 
 
-def draft_to_chunk(draft: Draft, index: int, kind: str, parent: int | None, elements: ElementIndex,
-                   limit: int, embedding_limit: int, metadata: dict) -> Chunk:
+def draft_to_chunk(
+    draft: Draft,
+    index: int,
+    kind: str,
+    parent: int | None,
+    elements: ElementIndex,
+    limit: int,
+    embedding_limit: int,
+    metadata: dict,
+) -> Chunk:
     indexes: set[int] = set()
     starts, ends = [], []
     metadata = dict(metadata)
@@ -81,10 +92,22 @@ def draft_to_chunk(draft: Draft, index: int, kind: str, parent: int | None, elem
         value = elements.elements[i].type.value
         if value not in types:
             types.append(value)
-    return Chunk(kind=kind, index=index, parent=parent, text=draft.text, body=draft.body,
-                 heading_path=list(draft.heading_path), page_start=min(pages, default=1),
-                 page_end=max(pages, default=1), char_start=min(starts), char_end=max(ends),
-                 token_count=draft.tokens, element_types=types, element_indexes=ordered, metadata=metadata)
+    return Chunk(
+        kind=kind,
+        index=index,
+        parent=parent,
+        text=draft.text,
+        body=draft.body,
+        heading_path=list(draft.heading_path),
+        page_start=min(pages, default=1),
+        page_end=max(pages, default=1),
+        char_start=min(starts),
+        char_end=max(ends),
+        token_count=draft.tokens,
+        element_types=types,
+        element_indexes=ordered,
+        metadata=metadata,
+    )
 
 
 def _table_metadata(unit: TableUnit) -> dict:
@@ -106,8 +129,11 @@ def measure_overlaps(chunks: list[Chunk], context: Context) -> None:
         if chunk.kind != "child" or "table_element" in chunk.metadata:
             continue
         shared = 0
-        if previous is not None and previous.metadata.get("section") == chunk.metadata.get("section") \
-                and previous.char_end > chunk.char_start >= previous.char_start:
+        if (
+            previous is not None
+            and previous.metadata.get("section") == chunk.metadata.get("section")
+            and previous.char_end > chunk.char_start >= previous.char_start
+        ):
             shared = context.count_span(chunk.char_start, previous.char_end)
         chunk.metadata["overlap_tokens"] = shared
         previous = chunk

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from parsers.models import Document, Element, ElementType
+from ingest.contracts.elements import Document, Element, ElementType
 
 Span = tuple[int, int]
 
@@ -147,8 +147,11 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
             caption_index = None
 
             def is_caption(i: int | None) -> bool:
-                return i is not None and elements[i].type is ElementType.caption and (
-                    not element.caption or _same(elements[i].text, element.caption))
+                return (
+                    i is not None
+                    and elements[i].type is ElementType.caption
+                    and (not element.caption or _same(elements[i].text, element.caption))  # noqa: B023 - called at once, in this iteration
+                )
 
             just_before = blocks and isinstance(blocks[-1], ProseBlock) and blocks[-1].elements == [before]
             if is_caption(before) and just_before:
@@ -157,8 +160,12 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
             elif is_caption(after):
                 caption_index = after
                 absorbed.add(after)
-            elif not element.caption and just_before and _is_lead_in(elements[before]) \
-                    and len(elements[before].text.split()) <= TABLE_LEAD_IN_MAX_WORDS:
+            elif (
+                not element.caption
+                and just_before
+                and _is_lead_in(elements[before])
+                and len(elements[before].text.split()) <= TABLE_LEAD_IN_MAX_WORDS
+            ):
                 caption_index = before  # "Doses for sucking pests:" introduces the table like a caption
                 blocks.pop()
             blocks.append(_table_block(elements, spans, index, caption_index))
@@ -194,9 +201,15 @@ def _list_block(elements: list[Element], spans, item_indexes: list[int], lead: i
     levels = [elements[i].list_level or 0 for i in item_indexes]
     lead_span = spans[lead] if lead is not None else None
     start = lead_span[0] if lead_span else items[0][0]
-    return ListBlock(start=start, end=items[-1][1], elements=([lead] if lead is not None else []) + item_indexes,
-                     items=items, item_levels=levels, lead_in=lead_span,
-                     lead_in_text=" ".join(elements[lead].text.split()) if lead is not None else None)
+    return ListBlock(
+        start=start,
+        end=items[-1][1],
+        elements=([lead] if lead is not None else []) + item_indexes,
+        items=items,
+        item_levels=levels,
+        lead_in=lead_span,
+        lead_in_text=" ".join(elements[lead].text.split()) if lead is not None else None,
+    )
 
 
 def _table_block(elements: list[Element], spans, index: int, caption_index: int | None) -> TableBlock:
@@ -209,10 +222,18 @@ def _table_block(elements: list[Element], spans, index: int, caption_index: int 
     span = spans[index]
     caption = element.caption or (elements[caption_index].text if caption_index is not None else None)
     block_elements = sorted([index] + ([caption_index] if caption_index is not None else []))
-    return TableBlock(element=index, start=span[0], end=span[1], elements=block_elements, header=header,
-                      rows=rows[header_count:], row_spans=_row_spans(element, span, header_count),
-                      caption=" ".join(caption.split()) if caption else None,
-                      page=element.page, page_end=element.last_page)
+    return TableBlock(
+        element=index,
+        start=span[0],
+        end=span[1],
+        elements=block_elements,
+        header=header,
+        rows=rows[header_count:],
+        row_spans=_row_spans(element, span, header_count),
+        caption=" ".join(caption.split()) if caption else None,
+        page=element.page,
+        page_end=element.last_page,
+    )
 
 
 def _merge_header(header_rows: list[list[str]]) -> list[str]:

@@ -71,13 +71,14 @@ def table_prefix(block: TableBlock, columns: tuple[int, ...] | None = None, capt
     return "\n".join(lines)
 
 
-def row_line(block: TableBlock, row: int, columns: tuple[int, ...] | None = None,
-             cell_part: tuple[int, int] | None = None) -> str:
+def row_line(
+    block: TableBlock, row: int, columns: tuple[int, ...] | None = None, cell_part: tuple[int, int] | None = None
+) -> str:
     cells = block.rows[row]
     cols = list(columns) if columns is not None else list(range(len(cells)))
     values = [cells[c] for c in cols]
     if cell_part is not None:
-        values[-1] = values[-1][cell_part[0]:cell_part[1]]
+        values[-1] = values[-1][cell_part[0] : cell_part[1]]
     return _line(values)
 
 
@@ -88,9 +89,16 @@ def serialize_piece(block: TableBlock, piece: TablePiece) -> str:
     return "\n".join(lines)
 
 
-def table_to_row_pieces(block: TableBlock, budget: int, overlap: int, count: TextCount,
-                        rows: tuple[int, ...] | None = None, columns: tuple[int, ...] | None = None,
-                        cell_part: tuple[int, int] | None = None, caption: bool = True) -> list[TablePiece]:
+def table_to_row_pieces(
+    block: TableBlock,
+    budget: int,
+    overlap: int,
+    count: TextCount,
+    rows: tuple[int, ...] | None = None,
+    columns: tuple[int, ...] | None = None,
+    cell_part: tuple[int, int] | None = None,
+    caption: bool = True,
+) -> list[TablePiece]:
     """Split (part of) a table into pieces of at most `budget` tokens of serialized text.
 
     `caption` False re-splits a part that already lost its caption (a parent's piece).
@@ -102,8 +110,11 @@ def table_to_row_pieces(block: TableBlock, budget: int, overlap: int, count: Tex
     if len(rows) > 1 and columns is None and cell_part is None:
         pieces = _split_rows(block, rows, budget, overlap, count, caption)
     elif len(rows) > 1:
-        pieces = [piece for row in rows
-                  for piece in table_to_row_pieces(block, budget, 0, count, (row,), columns, cell_part, caption)]
+        pieces = [
+            piece
+            for row in rows
+            for piece in table_to_row_pieces(block, budget, 0, count, (row,), columns, cell_part, caption)
+        ]
     else:
         pieces = _split_row(block, rows[0], budget, count, columns, cell_part)
     if caption and block.caption and not any(piece.caption for piece in pieces):
@@ -123,8 +134,9 @@ def _caption_piece(block: TableBlock, budget: int, count: TextCount, rows: tuple
     return TablePiece(rows=(), columns=(), oversize=True, span_rows=rows)
 
 
-def _split_rows(block: TableBlock, rows: tuple[int, ...], budget: int, overlap: int,
-                count: TextCount, caption: bool) -> list[TablePiece]:
+def _split_rows(
+    block: TableBlock, rows: tuple[int, ...], budget: int, overlap: int, count: TextCount, caption: bool
+) -> list[TablePiece]:
     prefix = table_prefix(block, caption=caption)
     prefix_tokens = count(prefix) + 1 if prefix else 0
     row_tokens = {row: count(row_line(block, row)) + 1 for row in rows}
@@ -171,8 +183,14 @@ def _overlap_rows(pieces: list[TablePiece], row_tokens: dict[int, int], overlap:
     return tuple(carried)
 
 
-def _split_row(block: TableBlock, row: int, budget: int, count: TextCount,
-               columns: tuple[int, ...] | None, cell_part: tuple[int, int] | None) -> list[TablePiece]:
+def _split_row(
+    block: TableBlock,
+    row: int,
+    budget: int,
+    count: TextCount,
+    columns: tuple[int, ...] | None,
+    cell_part: tuple[int, int] | None,
+) -> list[TablePiece]:
     """One row too long with the caption: drop the caption (the heading path still names the
     table's section); then split its columns, each piece keeping the row label; then a cell."""
     bare = TablePiece(rows=(row,), columns=columns, cell_part=cell_part, caption=False)
@@ -195,8 +213,9 @@ def _split_row(block: TableBlock, row: int, budget: int, count: TextCount,
     return _split_cell(block, row, budget, count, columns, cell_part)
 
 
-def _fit_columns(block: TableBlock, row: int, budget: int, count: TextCount,
-                 columns: tuple[int, ...]) -> list[TablePiece]:
+def _fit_columns(
+    block: TableBlock, row: int, budget: int, count: TextCount, columns: tuple[int, ...]
+) -> list[TablePiece]:
     piece = TablePiece(rows=(row,), columns=columns, caption=False)
     if count(serialize_piece(block, piece)) <= budget:
         return [piece]
@@ -208,8 +227,14 @@ def _fit_columns(block: TableBlock, row: int, budget: int, count: TextCount,
 MIN_CELL_ROOM = 12
 
 
-def _split_cell(block: TableBlock, row: int, budget: int, count: TextCount,
-                columns: tuple[int, ...], cell_part: tuple[int, int] | None) -> list[TablePiece]:
+def _split_cell(
+    block: TableBlock,
+    row: int,
+    budget: int,
+    count: TextCount,
+    columns: tuple[int, ...],
+    cell_part: tuple[int, int] | None,
+) -> list[TablePiece]:
     """Split the last column's cell text with the prose splitter; label and headers stay on every part."""
     text = block.rows[row][columns[-1]]
     empty = TablePiece(rows=(row,), columns=columns, cell_part=(0, 0), caption=False)

@@ -1,0 +1,36 @@
+"""The chunker's settings: sizes in tokens of a named tiktoken encoding, overlap, parents, merging."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from ingest.contracts.settings import StageSettings
+
+
+class ChunkSettings(StageSettings):
+    """Token sizes are counted with the tiktoken encoding named by `encoding`."""
+
+    strategy: Literal["structure", "recursive", "fixed"] = "structure"
+    encoding: str = "cl100k_base"
+    child_max_tokens: int = Field(default=300, ge=16)
+    overlap_tokens: int = Field(default=50, ge=0)
+    parent_max_tokens: int = Field(default=1200, ge=16)
+    min_tokens: int = Field(
+        default=60, ge=0, description="pieces smaller than this are merged with neighbours in the same section"
+    )
+    merge_sections: bool = Field(
+        default=True,
+        description="a section whose sub-sections fit with it in one child "
+        "becomes one chunk (sub-headings as body lines) instead of one chunk per heading",
+    )
+    embedding_limit: int = Field(default=8191, ge=16, description="the embedding model's input limit in tokens")
+
+    @model_validator(mode="after")
+    def _sizes_consistent(self) -> "ChunkSettings":
+        if self.overlap_tokens >= self.child_max_tokens:
+            raise ValueError("overlap_tokens must be smaller than child_max_tokens")
+        if self.parent_max_tokens < self.child_max_tokens:
+            raise ValueError("parent_max_tokens must be at least child_max_tokens")
+        return self

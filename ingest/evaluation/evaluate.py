@@ -1,0 +1,315 @@
+"""`ingest eval`: how often does each chunking strategy bring the answer to the top of a BM25 search?
+
+For each strategy, the stored documents' already-parsed elements are chunked again in
+memory (no re-parsing), the child chunks are indexed in an in-memory SQLite FTS5 table
+and every golden question is searched with `bm25()`. Scores (see `scoring`):
+hit@k, parent-expanded hit@k, budget hit; plus chunk count and mean tokens per chunk.
+Every strategy sees the same documents, questions, tokenizer and retriever: only the
+chunking differs.
+
+`evaluate_documents` is the core (documents in, report out; no database);
+`evaluate_golden` loads the documents from a database, runs it and stores one
+`eval_runs` row per strategy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path, PurePath
+from typing import Any
+
+from ingest.chunker import chunk_document
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document
+from ingest.contracts.errors import ConfigError
+from ingest.contracts.evaluation import (
+    EvalReport,
+    GoldenItem,
+    QuestionResult,
+    Scores,
+    SkippedQuestion,
+    StrategyResult,
+    load_golden,
+)
+from ingest.contracts.files import file_sha256
+from ingest.evaluation.index import FTS_TOKENIZE, ChunkIndex
+from ingest.evaluation.scoring import QuestionScore, Retrieved, normalize_phrases, normalize_text, rate, score_ranking
+from ingest.tokens import TokenCounter, tiktoken_counter
+
+STRATEGIES = ("structure", "recursive", "fixed")
+DEFAULT_KS = (1, 4, 10)
+DEFAULT_BUDGET_TOKENS = 1200
+#: Child chunks retrieved per question: enough for the largest k, for k distinct parents
+#: and for a budget filled with small chunks.
+DEFAULT_DEPTH = 50
+TOP_CHUNK_CHARS = 300
+
+
+def evaluate_golden(
+    db: str | Path,
+    golden_path: str | Path,
+    strategies: Sequence[str] = STRATEGIES,
+    ks: Sequence[int] = DEFAULT_KS,
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+    chunk_settings: ChunkSettings | dict | None = None,
+    depth: int = DEFAULT_DEPTH,
+    store: bool = True,
+) -> EvalReport:
+    """Evaluate `strategies` on the golden set against the documents stored in `db` (path or SQLAlchemy URL).
+
+    `chunk_settings` are the base settings (sizes, overlap, encoding); each strategy runs
+    with them and its own `strategy` name. With `store`, each strategy's result is written
+    to `eval_runs` with its parameters and gets its `run_id`.
+    """
+    from storage.evals import load_stored_documents, save_eval_runs, stored_fts_tokenize
+
+    strategies, ks = _check_strategies(strategies), _check_ks(ks)  # option errors before any database work
+    items = load_golden(golden_path)
+    documents = load_stored_documents(db)
+    if not documents:
+        raise ConfigError(
+            "the database holds no document to evaluate on; run `ingest run PATH --db ...` first",
+            path=str(db),
+            stage="eval",
+        )
+    report = evaluate_documents(
+        documents,
+        items,
+        strategies=strategies,
+        ks=ks,
+        budget_tokens=budget_tokens,
+        chunk_settings=chunk_settings,
+        depth=depth,
+        golden_path=str(golden_path),
+        fts_tokenize=stored_fts_tokenize(db, default=FTS_TOKENIZE),
+    )
+    if store:
+        save_eval_runs(db, report, golden_sha256=file_sha256(golden_path))
+    return report
+
+
+def evaluate_documents(
+    documents: Mapping[str, Document],
+    items: Sequence[GoldenItem],
+    strategies: Sequence[str] = STRATEGIES,
+    ks: Sequence[int] = DEFAULT_KS,
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+    chunk_settings: ChunkSettings | dict | None = None,
+    depth: int = DEFAULT_DEPTH,
+    counter: TokenCounter | None = None,
+    golden_path: str = "",
+    fts_tokenize: str = FTS_TOKENIZE,
+) -> EvalReport:
+    """Score each strategy on `items` over `documents` (id -> parsed Document). Pure apart from CPU.
+
+    Questions whose `doc` names no document in `documents` are skipped and listed in the
+    report (so a partial database can still be measured); if all are skipped, ConfigError.
+    `fts_tokenize` is the FTS5 tokenizer of the evaluation index (use the stored
+    `chunks_fts` one to measure what users' queries see).
+    """
+    ks = _check_ks(ks)
+    strategies = _check_strategies(strategies)
+    if budget_tokens < 1:
+        raise ConfigError(f"--budget must be a positive number of tokens, not {budget_tokens}", stage="eval")
+    depth = max(depth, max(ks))
+    base = ChunkSettings.resolve(chunk_settings)
+    counter = counter or tiktoken_counter(base.encoding)
+
+    scopes, skipped = _resolve_scopes(documents, items)
+    answerable = [item for item in items if item.line not in {s.line for s in skipped}]
+    if not answerable:
+        raise ConfigError(
+            "no golden question refers to a stored document; check the 'doc' fields "
+            'against `ingest query "SELECT id, source_path FROM documents"`',
+            path=golden_path or None,
+            stage="eval",
+        )
+
+    in_text = _answers_in_text(documents, answerable, scopes)
+    results = []
+    for strategy in strategies:
+        settings = ChunkSettings.model_validate({**base.model_dump(), "strategy": strategy})
+        results.append(
+            _evaluate_strategy(
+                documents, answerable, scopes, in_text, settings, counter, ks, budget_tokens, depth, fts_tokenize
+            )
+        )
+    return EvalReport(
+        golden_path=golden_path,
+        created_at=datetime.now(timezone.utc),
+        ks=list(ks),
+        budget_tokens=budget_tokens,
+        depth=depth,
+        fts_tokenize=fts_tokenize,
+        documents=list(documents),
+        question_count=len(items),
+        skipped=skipped,
+        strategies=results,
+    )
+
+
+def _evaluate_strategy(
+    documents: Mapping[str, Document],
+    items: Sequence[GoldenItem],
+    scopes: Mapping[int, str | None],
+    in_text: Mapping[int, bool],
+    settings: ChunkSettings,
+    counter: TokenCounter,
+    ks: Sequence[int],
+    budget_tokens: int,
+    depth: int,
+    fts_tokenize: str,
+) -> StrategyResult:
+    """Chunk every document with `settings`, index the children, search and score every item."""
+    chunks_by_key: dict[str, tuple[str, Chunk, Chunk | None]] = {}
+    parent_count = 0
+    with ChunkIndex(fts_tokenize) as index:
+        for doc_id, document in documents.items():
+            chunks = chunk_document(document, settings, counter)
+            children = [chunk for chunk in chunks if chunk.kind == "child"]
+            parent_count += len(chunks) - len(children)
+            rows = []
+            for chunk in children:
+                key = f"{doc_id}#{chunk.index}"
+                parent = chunks[chunk.parent] if chunk.parent is not None else None
+                chunks_by_key[key] = (doc_id, chunk, parent)
+                rows.append((key, doc_id, chunk.text))
+            index.add(rows)
+        question_results = []
+        for item in items:
+            hits = index.search(item.question, limit=depth, scope=scopes[item.line])
+            ranked = [_to_retrieved(hit.key, *chunks_by_key[hit.key]) for hit in hits]
+            score = score_ranking(ranked, item.must_contain, budget_tokens)
+            top = chunks_by_key[hits[0].key] if hits else None
+            question_results.append(_question_result(item, score, top, in_text[item.line]))
+    tokens = [chunk.token_count for _, chunk, _ in chunks_by_key.values()]
+    kinds = sorted({item.kind for item in items})
+    return StrategyResult(
+        strategy=settings.strategy,
+        settings=settings.model_dump(),
+        chunk_count=len(tokens),
+        parent_count=parent_count,
+        mean_tokens=round(sum(tokens) / len(tokens), 1) if tokens else 0.0,
+        max_tokens=max(tokens, default=0),
+        overall=_scores(question_results, ks),
+        by_kind={kind: _scores([q for q in question_results if q.kind == kind], ks) for kind in kinds},
+        questions=question_results,
+    )
+
+
+def _to_retrieved(key: str, doc_id: str, chunk: Chunk, parent: Chunk | None) -> Retrieved:
+    if parent is None:
+        return Retrieved(key=key, text=chunk.text, tokens=chunk.token_count)
+    return Retrieved(
+        key=key,
+        text=chunk.text,
+        tokens=chunk.token_count,
+        parent_key=f"{doc_id}#{parent.index}",
+        parent_text=parent.text,
+        parent_tokens=parent.token_count,
+    )
+
+
+def _question_result(
+    item: GoldenItem, score: QuestionScore, top: tuple[str, Chunk, Chunk | None] | None, answer_in_text: bool
+) -> QuestionResult:
+    top_doc, top_chunk = (top[0], top[1].text[:TOP_CHUNK_CHARS]) if top else (None, None)
+    return QuestionResult(
+        line=item.line,
+        question=item.question,
+        kind=item.kind,
+        doc=item.doc,
+        must_contain=item.must_contain,
+        child_rank=score.child_rank,
+        parent_rank=score.parent_rank,
+        budget_hit=score.budget_hit,
+        parent_budget_hit=score.parent_budget_hit,
+        top_chunk=top_chunk,
+        top_chunk_doc=top_doc,
+        answer_in_text=answer_in_text,
+    )
+
+
+def _answers_in_text(
+    documents: Mapping[str, Document], items: Sequence[GoldenItem], scopes: Mapping[int, str | None]
+) -> dict[int, bool]:
+    """Per item line: does one searched document's canonical text hold every phrase at all?
+
+    False means no chunking can score the question: the parser or OCR lost or changed the
+    answer text (or the golden phrase has a typo), which the misses list says.
+    """
+    texts = {doc_id: normalize_text(document.canonical_text()) for doc_id, document in documents.items()}
+    found = {}
+    for item in items:
+        phrases = normalize_phrases(item.must_contain)
+        searched = [texts[scopes[item.line]]] if scopes[item.line] is not None else list(texts.values())
+        found[item.line] = any(all(phrase in text for phrase in phrases) for text in searched)
+    return found
+
+
+def _scores(results: Sequence[QuestionResult], ks: Sequence[int]) -> Scores:
+    def at(rank: int | None, k: int) -> bool:
+        return rank is not None and rank <= k
+
+    return Scores(
+        questions=len(results),
+        hit_at_k={k: rate([at(q.child_rank, k) for q in results]) for k in ks},
+        parent_hit_at_k={k: rate([at(q.parent_rank, k) for q in results]) for k in ks},
+        budget_hit=rate([q.budget_hit for q in results]),
+        parent_budget_hit=rate([q.parent_budget_hit for q in results]),
+    )
+
+
+def _resolve_scopes(
+    documents: Mapping[str, Document], items: Iterable[GoldenItem]
+) -> tuple[dict[int, str | None], list[SkippedQuestion]]:
+    """Map each item's line to the document id it is restricted to (None: all documents)."""
+    names: dict[str, str] = {}
+    for doc_id, document in documents.items():
+        source = PurePath(document.source_path)
+        for name in (source.name, source.stem, str(source)):
+            names.setdefault(name.casefold(), doc_id)
+    for doc_id in documents:  # an id wins over a file name that happens to look like one
+        names[doc_id.casefold()] = doc_id
+    scopes: dict[int, str | None] = {}
+    skipped: list[SkippedQuestion] = []
+    for item in items:
+        if item.doc is None:
+            scopes[item.line] = None
+            continue
+        wanted = item.doc.casefold()
+        doc_id = names.get(wanted) or names.get(PurePath(wanted).name)
+        if doc_id is None:
+            skipped.append(
+                SkippedQuestion(
+                    line=item.line, question=item.question, reason=f"document {item.doc!r} is not in the database"
+                )
+            )
+        else:
+            scopes[item.line] = doc_id
+    return scopes, skipped
+
+
+def _check_ks(ks: Sequence[int]) -> list[int]:
+    values = sorted(set(int(k) for k in ks))
+    if not values or values[0] < 1:
+        raise ConfigError(f"--k needs positive integers, got {list(ks)}", stage="eval")
+    return values
+
+
+def _check_strategies(strategies: Sequence[str]) -> list[str]:
+    names = list(dict.fromkeys(s.strip() for s in strategies if s.strip()))
+    unknown = [s for s in names if s not in STRATEGIES]
+    if not names or unknown:
+        raise ConfigError(f"unknown strategy {unknown or names}; choose from {', '.join(STRATEGIES)}", stage="eval")
+    return names
+
+
+def eval_chunk_settings(config: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> ChunkSettings:
+    """Base chunk settings for every strategy: defaults, then the config file's `[chunk]` table, then
+    `overrides` (`ingest eval --set KEY=VALUE`; values may be strings, ChunkSettings converts them)."""
+    from ingest.pipeline.settings import load_settings
+
+    return load_settings(config, {"chunk": dict(overrides or {})}).chunk

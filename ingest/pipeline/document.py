@@ -1,0 +1,83 @@
+"""The per-document work: parse (OCR inside) -> enrich -> chunk, no database; it runs in a worker process."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from ingest.chunker import chunk_document
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document
+from ingest.contracts.errors import IngestError, SoftTimeout
+from ingest.pipeline.enrich import chunks_with_language, document_metadata, document_title
+from ingest.pipeline.settings import PipelineSettings
+from ingest.pipeline.surrogates import replace_surrogates
+from ingest.tokens import tiktoken_counter
+from parsers.pdf import parse_pdf
+
+
+class ProcessedDocument(BaseModel):
+    """What a worker returns for one PDF: everything `store` needs, nothing from the database."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    document: Document
+    chunks: list[Chunk]
+    metadata: dict
+    title: str
+
+
+def process_document(path: str, settings: PipelineSettings, sha256: str | None = None) -> ProcessedDocument:
+    """parse -> chunk -> enrich for one PDF. Raises IngestError naming the stage that failed.
+    `sha256`: the file's hash from discover (the parser then does not read the file for it)."""
+    with stage("parse", path):
+        document = parse_pdf(path, settings.parse, sha256=sha256)
+    with stage("enrich", path):
+        metadata = document_metadata(document, settings.enrich)
+    with stage("chunk", path):
+        chunks = chunk_document(document, settings.chunk, tiktoken_counter(settings.chunk.encoding))
+    with stage("enrich", path):
+        chunks = chunks_with_language(chunks, settings.enrich)
+    processed = ProcessedDocument(
+        document=document, chunks=chunks, metadata=metadata, title=document_title(document, metadata)
+    )
+    return replace_surrogates(processed)
+
+
+class stage:
+    """Turn any unexpected exception inside the block into an IngestError of this stage."""
+
+    def __init__(self, name: str, path: str):
+        self.name, self.path = name, path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, _traceback) -> bool:
+        if isinstance(error, SoftTimeout):
+            if error.stage is None:  # the innermost stage names it
+                error.stage = "ocr" if self.name == "parse" and _raised_in(error, OCR_MODULES) else self.name
+            return False
+        if error is None or isinstance(error, IngestError) or not isinstance(error, Exception):
+            return False
+        raise IngestError(f"{type(error).__name__}: {error}", path=self.path, stage=self.name) from error
+
+
+#: The modules that run OCR inside `parse_pdf` (routing only decides which pages go there).
+OCR_MODULES = (
+    "parsers.ocr.tesseract",
+    "parsers.ocr.image",
+    "parsers.ocr.words",
+    "parsers.ocr.layout",
+    "parsers.ocr.tables",
+)
+
+
+def _raised_in(error: BaseException, modules: tuple[str, ...]) -> bool:
+    """Whether a frame of one of `modules` was running when `error` was raised (OCR runs
+    inside parse_pdf: a time limit that expires there is an "ocr" failure, like OcrError)."""
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_globals.get("__name__") in modules:
+            return True
+        trace = trace.tb_next
+    return False

@@ -1,0 +1,171 @@
+"""enrich: document metadata (PDF info, path rules, sidecar file) and per-chunk language.
+
+Precedence, lowest to highest: the PDF info dictionary (normalised keys: title, author,
+subject, keywords, creator, producer, created, modified), other parser metadata, path rules
+from the config file in order, then the sidecar `name.pdf.meta.json` (a JSON object).
+Chunks inherit the document metadata when stored (their own keys win).
+
+Language: py3langid (its model ships inside the package, so it works offline), on chunk
+bodies with at least `MIN_LETTERS` letters; shorter text gets None rather than a guess.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ingest.contracts.chunks import Chunk
+from ingest.contracts.elements import Document, ElementType
+from ingest.contracts.errors import ConfigError, IngestError
+from ingest.pipeline.settings import DEFAULT_LANGUAGES, EnrichSettings, PathRule
+
+MIN_LETTERS = 20
+
+_INFO_KEYS = {
+    "title": "title",
+    "author": "author",
+    "subject": "subject",
+    "keywords": "keywords",
+    "creator": "creator",
+    "producer": "producer",
+    "creationdate": "created",
+    "moddate": "modified",
+}
+
+
+class EnrichError(IngestError):
+    """Metadata for a document could not be built (e.g. its sidecar file is not a JSON object)."""
+
+    stage = "enrich"
+
+
+def sidecar_path(pdf_path: str, settings: EnrichSettings) -> Path:
+    return Path(pdf_path + settings.sidecar_suffix)
+
+
+def read_sidecar(pdf_path: str, settings: EnrichSettings) -> dict[str, Any]:
+    """The sidecar's JSON object, {} when there is none; EnrichError when it is not a JSON object."""
+    path = sidecar_path(pdf_path, settings)
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise EnrichError(
+            f"sidecar {path.name} is not valid JSON ({error}); fix it and run again", path=pdf_path
+        ) from error
+    if not isinstance(data, dict):
+        raise EnrichError(f"sidecar {path.name} must hold a JSON object, not {type(data).__name__}", path=pdf_path)
+    return data
+
+
+def rule_matches(rule: PathRule, pdf_path: str) -> bool:
+    pattern = rule.pattern if rule.pattern.startswith(("/", "*")) else "*/" + rule.pattern
+    return fnmatch.fnmatchcase(Path(pdf_path).as_posix(), pattern)
+
+
+def rules_metadata(pdf_path: str, settings: EnrichSettings) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for rule in settings.rules:
+        if rule_matches(rule, pdf_path):
+            merged.update(rule.metadata)
+    return merged
+
+
+def rules_hash(pdf_path: str, settings: EnrichSettings) -> str:
+    """Changes when the sidecar file or the rules that match this path change."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps(rules_metadata(pdf_path, settings), sort_keys=True, default=str).encode())
+    path = sidecar_path(pdf_path, settings)
+    if path.exists():
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def pdf_info_to_metadata(info: dict[str, Any]) -> dict[str, Any]:
+    """Normalised, non-empty PDF info entries (keys lower-case). Dates are taken as the parser
+    gives them: ISO 8601 with the time zone (`parsers.pdf_info.document_to_info`), or the raw
+    string when it is not a valid PDF date."""
+    metadata: dict[str, Any] = {}
+    for key, value in info.items():
+        name = _INFO_KEYS.get(str(key).lower().lstrip("/"))
+        if name is None or value in (None, ""):
+            continue
+        text = str(value).strip()
+        if text:
+            metadata[name] = text
+    return metadata
+
+
+def document_metadata(document: Document, settings: EnrichSettings) -> dict[str, Any]:
+    """The document's metadata with the precedence in the module docstring."""
+    parser_metadata = dict(document.metadata)
+    info = parser_metadata.pop("pdf", None)
+    if not isinstance(info, dict):
+        info = {key: value for key, value in parser_metadata.items() if str(key).lower().lstrip("/") in _INFO_KEYS}
+        for key in info:
+            parser_metadata.pop(key)
+    metadata: dict[str, Any] = pdf_info_to_metadata(info) if settings.pdf_info else {}
+    metadata.update(parser_metadata)
+    metadata["file_name"] = Path(document.source_path).name
+    metadata.update(rules_metadata(document.source_path, settings))
+    metadata.update(read_sidecar(document.source_path, settings))
+    return metadata
+
+
+def document_title(document: Document, metadata: dict[str, Any]) -> str:
+    """Sidecar/rule/info title, else the parser's title, else the first heading, else the file name."""
+    if metadata.get("title"):
+        return str(metadata["title"])
+    if document.title:
+        return document.title
+    for element in document.elements:
+        if element.type is ElementType.title and element.text.strip():
+            return element.text.strip()[:200]
+    return Path(document.source_path).stem
+
+
+@lru_cache(maxsize=4)
+def _identifier(languages: tuple[str, ...]):
+    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_DIR / MODEL_FILE)
+    if languages:
+        unknown = sorted(set(languages) - set(identifier.nb_classes))
+        if unknown:
+            raise ConfigError(
+                f"enrich.languages: unknown language code(s) {', '.join(unknown)}; known: "
+                f"{', '.join(sorted(identifier.nb_classes))}"
+            )
+        identifier.set_languages(list(languages))
+    return identifier
+
+
+def detect_language(text: str, languages: tuple[str, ...] = DEFAULT_LANGUAGES) -> str | None:
+    """ISO 639-1 code (e.g. en, hi, mr) of a text with at least MIN_LETTERS letters, else None.
+    `languages` limits the answers (empty = every language the model knows)."""
+    if sum(character.isalpha() for character in text) < MIN_LETTERS:
+        return None
+    language, _score = _identifier(tuple(languages)).classify(text)
+    return language
+
+
+def check_languages(settings: EnrichSettings) -> None:
+    """ConfigError now, before any work, for an unknown code in `settings.languages`."""
+    if settings.detect_language:
+        _identifier(tuple(settings.languages))
+
+
+def chunks_with_language(chunks: list[Chunk], settings: EnrichSettings) -> list[Chunk]:
+    """Chunks with `language` set from their body (kept when the chunker already set it)."""
+    if not settings.detect_language:
+        return chunks
+    languages = tuple(settings.languages)
+    return [
+        chunk if chunk.language else chunk.model_copy(update={"language": detect_language(chunk.body, languages)})
+        for chunk in chunks
+    ]

@@ -1,0 +1,211 @@
+"""Running `process_document` for many PDFs: a process pool with a per-document time limit.
+
+One task per document; at most `workers` tasks in flight, so a task starts when submitted
+and its clock is honest. Two limits:
+
+- soft: inside the worker an interval timer raises `SoftTimeout` at `timeout` seconds, which
+  becomes a clean failure of the stage that was running (`SoftTimeout.stage`, set by
+  `ingest.pipeline.stage`; "parse" when no stage named it);
+- hard: a task still running `grace` seconds later is stuck in native code (pdfium, a
+  Tesseract call): the pool's processes are killed, the task is failed with
+  "timed out after N s", the pool is replaced and the other in-flight tasks are resubmitted.
+
+A worker that dies (segfault, out-of-memory kill) breaks the pool: its in-flight tasks are
+retried one at a time, so only the document that kills a worker on its own is failed.
+`workers = 0` runs everything in this process (debugging; the soft limit still applies).
+Workers watch the parent's pid and exit within a second when the run is killed.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Iterator, NamedTuple, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from ingest.contracts.errors import IngestError, SoftTimeout
+from ingest.contracts.processes import pid_alive, process_start_time
+from ingest.pipeline.settings import PipelineSettings
+
+T = TypeVar("T")
+J = TypeVar("J")
+
+#: Replace each worker after this many documents, so a slow leak in a parser cannot grow forever.
+TASKS_PER_WORKER = 25
+
+
+class Failure(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    stage: str
+    message: str
+
+
+class TaskResult(BaseModel):
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    value: Any  # ProcessedDocument | Failure
+    seconds: float
+
+
+def hard_grace(timeout: float) -> float:
+    """Extra seconds after the soft limit before a worker is killed."""
+    return min(max(5.0, 0.1 * timeout), 60.0)
+
+
+def timeout_message(timeout: float, killed: bool = False) -> str:
+    """The failure message of a document that ran past `timeout` seconds (`killed`: by the hard limit)."""
+    return (
+        f"timed out after {timeout:g} s{' (worker killed)' if killed else ''}; raise --timeout for very long "
+        "documents, or fix/remove the file"
+    )
+
+
+def _on_alarm(_signum, _frame):
+    raise SoftTimeout
+
+
+class Job(NamedTuple):
+    """One document for `run_task`."""
+
+    path: str
+    sha256: str | None = None  # hex SHA-256 from discover, so the worker does not hash the file again
+
+
+def _worker_init(parent_pid: int, parent_start: str | None) -> None:
+    os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+    threading.Thread(
+        target=_exit_when_orphaned, args=(parent_pid, parent_start), daemon=True, name="orphan-watch"
+    ).start()
+
+
+def _exit_when_orphaned(parent_pid: int, parent_start: str | None) -> None:
+    """A worker whose run was killed (kill -9) stops within a second instead of parsing on for
+    up to --timeout seconds with nobody to receive the result."""
+    while True:
+        time.sleep(1.0)
+        if not pid_alive(parent_pid, parent_start):
+            os._exit(70)
+
+
+def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
+    """process_document with the soft time limit; every exception becomes a Failure.
+    `job`: a Job, or just the path (the file is then hashed by the parser)."""
+    from ingest.pipeline.document import process_document
+
+    path, sha256 = (job, None) if isinstance(job, str) else job
+    started = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, settings.timeout)
+    try:
+        value: Any = process_document(path, settings, sha256=sha256)
+    except SoftTimeout as timeout:
+        value = Failure(stage=timeout.stage or "parse", message=timeout_message(settings.timeout))
+    except IngestError as error:
+        value = Failure(stage=error.stage, message=error.reason)
+    except MemoryError:
+        value = Failure(stage="parse", message="out of memory; run with fewer --workers")
+    except Exception as error:  # noqa: BLE001 - a bug in a stage must fail one document, not the batch
+        value = Failure(stage="pipeline", message=f"unexpected {type(error).__name__}: {error}")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return TaskResult(value=value, seconds=round(time.monotonic() - started, 3))
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context("forkserver")
+    me = os.getpid()
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(me, process_start_time(me)),
+        max_tasks_per_child=TASKS_PER_WORKER,
+    )
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except (OSError, AttributeError):
+            pass
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def execute(
+    jobs: list[J],
+    tags: list[T],
+    settings: PipelineSettings,
+    task: Callable[[J, PipelineSettings], TaskResult] = run_task,
+) -> Iterator[tuple[T, TaskResult]]:
+    """Yield (tag, result) for every job, in completion order. Never raises for a document's failure.
+
+    `task(job, settings)` runs in a worker: a module-level function (it is pickled to the
+    workers) and picklable jobs (`run_task` takes a `Job` or a path); tests pass their own.
+    """
+    if settings.worker_count == 0:
+        for job, tag in zip(jobs, tags):
+            yield tag, task(job, settings)
+        return
+    workers = settings.worker_count
+    limit = settings.timeout + hard_grace(settings.timeout)
+    pending: deque[tuple[J, T]] = deque(zip(jobs, tags))
+    suspects: deque[tuple[J, T]] = deque()  # were in flight when a worker died: run alone
+    in_flight: dict[Future, tuple[J, T, float, bool]] = {}
+    pool = _new_pool(workers)
+    try:
+        while pending or suspects or in_flight:
+            alone = any(solo for *_rest, solo in in_flight.values())
+            if suspects and not in_flight:
+                job, tag = suspects.popleft()
+                in_flight[pool.submit(task, job, settings)] = (job, tag, time.monotonic(), True)
+            while pending and not suspects and not alone and len(in_flight) < workers:
+                job, tag = pending.popleft()
+                in_flight[pool.submit(task, job, settings)] = (job, tag, time.monotonic(), False)
+            done, _ = wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
+            broken = False
+            for future in done:
+                job, tag, started, solo = in_flight.pop(future)
+                try:
+                    yield tag, future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    if solo:
+                        yield (
+                            tag,
+                            TaskResult(
+                                value=Failure(
+                                    stage="parse",
+                                    message=("the worker process died while parsing (crash or out-of-memory kill)"),
+                                ),
+                                seconds=round(time.monotonic() - started, 3),
+                            ),
+                        )
+                    else:
+                        suspects.append((job, tag))
+            now = time.monotonic()
+            expired = [future for future, (_p, _t, started, _s) in in_flight.items() if now - started > limit]
+            for future in expired:
+                _job, tag, started, _solo = in_flight.pop(future)
+                failure = Failure(stage="parse", message=timeout_message(settings.timeout, killed=True))
+                yield tag, TaskResult(value=failure, seconds=round(now - started, 3))
+            if expired or broken:
+                for job, tag, _started, _solo in list(in_flight.values()):
+                    (suspects if broken else pending).appendleft((job, tag))
+                in_flight.clear()
+                _kill_pool(pool)
+                pool = _new_pool(workers)
+    except BaseException:
+        _kill_pool(pool)
+        raise
+    pool.shutdown(wait=True)

@@ -1,0 +1,1 @@
+"""Other parsers mapped onto our element types (optional extras)."""

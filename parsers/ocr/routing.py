@@ -1,0 +1,161 @@
+"""Is a page's text layer worth using, or must the page go to OCR?
+
+`assess_text_layer` is a pure function of what the parser already knows about a page:
+its extracted text, its size in PDF points and how much of it images cover. The
+rules, in the order they are checked (the first that fires gives the reason):
+
+1. **no text layer** - the text is empty or whitespace only.
+2. **glyph garbage** - at least `GARBAGE_RATIO_LIMIT` (10%) of the visible glyphs are
+   unmapped: pdfminer's `(cid:NN)` placeholders (each counts as one glyph), Unicode
+   private-use characters (fonts without a ToUnicode map often land there) or the
+   replacement character U+FFFD; *and* at least `GARBAGE_WORD_LIMIT` (5%) of the words
+   are mostly unmapped. The second condition spares pages whose unmapped glyphs sit
+   inside otherwise readable words (fpdf2's shaped Devanagari: `कि(cid:10)सान`), which
+   the parser repairs by dropping the placeholders. The reason names the glyph share
+   and the dominant kind, e.g. ``glyph garbage: 40% (cid:NN)``.
+3. **page covered by one image** - an image covers at least `COVERED_IMAGE_RATIO`
+   (85%) of the page and the text layer is not substantial, i.e. it has fewer than
+   `SUBSTANTIAL_CHARS_PER_KPT2` visible characters per 1000 pt^2 (about 240 on a
+   Letter page) or fewer than `SUBSTANTIAL_WORDS` words (and fewer than 10x as many
+   characters: Chinese or Japanese text has few spaces). A scan that already carries
+   an OCR text layer (a full-page image *and* hundreds of words, like the corpus's
+   `pdf-with-ocr-text.pdf`) is accepted: re-OCR would cost seconds for a similar
+   result. A scan whose only text is a stamp or a scanner's banner is sent to OCR.
+4. **too little text for its area** - images cover at least `IMAGE_RATIO_FOR_SPARSE`
+   (30%) of the page and there are fewer than `MIN_CHARS_PER_KPT2` visible characters
+   per 1000 pt^2 (about 100 on a Letter page): the words are probably inside the
+   image. A sparse page *without* images (a section divider, a cover) is accepted,
+   because OCR could find nothing that the text layer lacks.
+
+Densities are per 1000 square points so the rules hold for A4, Letter and small pages alike.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict
+
+from ingest.contracts.elements import PageInfo, TextSource
+from parsers.textlayer.layout import PageLayout
+
+#: The reason of rule 4: the text layer is clean but sparse beside images (a cover page).
+SPARSE_BESIDE_IMAGES = "too little text for its area"
+
+GARBAGE_RATIO_LIMIT = 0.10
+GARBAGE_WORD_LIMIT = 0.05
+COVERED_IMAGE_RATIO = 0.85
+SUBSTANTIAL_CHARS_PER_KPT2 = 0.5
+SUBSTANTIAL_WORDS = 20
+IMAGE_RATIO_FOR_SPARSE = 0.30
+MIN_CHARS_PER_KPT2 = 0.2
+
+_CID = re.compile(r"\(cid:\d+\)")
+
+
+class TextLayerVerdict(BaseModel):
+    """`usable` False means: OCR this page (in `auto` mode); `reason` says why, for `pages.ocr_reason`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    usable: bool
+    reason: str | None = None
+
+
+def _is_private_use(char: str) -> bool:
+    code = ord(char)
+    return 0xE000 <= code <= 0xF8FF or 0xF0000 <= code <= 0xFFFFD or 0x100000 <= code <= 0x10FFFD
+
+
+def glyph_counts(text: str) -> dict[str, int]:
+    """Visible glyphs and unmapped ones by kind: keys `glyphs`, `cid`, `private_use`, `replacement`.
+
+    A `(cid:NN)` placeholder counts as one glyph (it stands for one), not as its 8 characters.
+    """
+    cid = len(_CID.findall(text))
+    rest = _CID.sub("", text)
+    visible = [c for c in rest if not c.isspace()]
+    private = sum(1 for c in visible if _is_private_use(c))
+    replacement = sum(1 for c in visible if c == "\ufffd")
+    return {"glyphs": len(visible) + cid, "cid": cid, "private_use": private, "replacement": replacement}
+
+
+def garbage_word_ratio(text: str) -> float:
+    """Share of whitespace-separated words whose glyphs are at least half unmapped."""
+    words = text.split()
+    if not words:
+        return 0.0
+    bad = 0
+    for word in words:
+        counts = glyph_counts(word)
+        unmapped = counts["cid"] + counts["private_use"] + counts["replacement"]
+        if counts["glyphs"] and unmapped * 2 >= counts["glyphs"]:
+            bad += 1
+    return bad / len(words)
+
+
+def assess_text_layer(text: str, page_width: float, page_height: float, image_area_ratio: float) -> TextLayerVerdict:
+    """Decide whether a page's text layer is usable (see the module docstring for the rules).
+
+    `page_width`/`page_height` are in PDF points; `image_area_ratio` is the share (0-1) of
+    the page area covered by its largest image (the parser may pass the union of all
+    images; values above 1 are clipped).
+    """
+    counts = glyph_counts(text or "")
+    if counts["glyphs"] == 0:
+        return TextLayerVerdict(usable=False, reason="no text layer")
+
+    bad = {
+        "(cid:NN)": counts["cid"],
+        "private-use characters": counts["private_use"],
+        "replacement characters": counts["replacement"],
+    }
+    bad_total = sum(bad.values())
+    ratio = bad_total / counts["glyphs"]
+    if ratio >= GARBAGE_RATIO_LIMIT and garbage_word_ratio(text) >= GARBAGE_WORD_LIMIT:
+        kind = max(bad, key=bad.get)
+        return TextLayerVerdict(usable=False, reason=f"glyph garbage: {round(ratio * 100)}% {kind}")
+
+    good_glyphs = counts["glyphs"] - bad_total
+    area_kpt2 = max(page_width * page_height, 1.0) / 1000.0
+    density = good_glyphs / area_kpt2
+    image_ratio = min(max(image_area_ratio, 0.0), 1.0)
+    words = len((text or "").split())
+
+    # CJK text has few spaces, so a substantial layer may hold few "words": many glyphs count too.
+    few_words = words < SUBSTANTIAL_WORDS and good_glyphs < 10 * SUBSTANTIAL_WORDS
+    if image_ratio >= COVERED_IMAGE_RATIO and (density < SUBSTANTIAL_CHARS_PER_KPT2 or few_words):
+        return TextLayerVerdict(usable=False, reason="page covered by one image")
+    if image_ratio >= IMAGE_RATIO_FOR_SPARSE and density < MIN_CHARS_PER_KPT2:
+        return TextLayerVerdict(usable=False, reason=SPARSE_BESIDE_IMAGES)
+    return TextLayerVerdict(usable=True, reason=None)
+
+
+def pages_needing_ocr(layouts: list[PageLayout], pages: list[PageInfo], mode: str) -> set[int]:
+    """Page numbers to OCR; sets `ocr_reason` on them.
+
+    In "never" mode nothing is OCR'd and `ocr_reason` still says why OCR would have been
+    wanted. A page with no text or with glyph garbage is then `empty` (garbage dropped);
+    a page whose text is merely sparse beside images (a cover) keeps its text layer.
+    """
+    wanted = set()
+    for layout, page in zip(layouts, pages):
+        if layout.error is not None:
+            continue
+        if mode == "always":
+            wanted.add(layout.page_no)
+            page.ocr_reason = "ocr mode always"
+            continue
+        verdict = assess_text_layer(layout.text, layout.width, layout.height, layout.image_area_ratio)
+        layout.text = ""  # only needed for the verdict; do not hold every page's text
+        if verdict.usable:
+            continue
+        if mode == "never":
+            page.ocr_reason = verdict.reason
+            if not layout.segments or (verdict.reason or "").startswith("glyph garbage"):
+                page.text_source = TextSource.empty
+                layout.segments, layout.lines, layout.tables, layout.rotated = [], [], [], []
+        else:
+            wanted.add(layout.page_no)
+            page.ocr_reason = verdict.reason
+    return wanted

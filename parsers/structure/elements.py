@@ -1,0 +1,155 @@
+"""Blocks -> typed `Element`s: paragraphs, titles, list items with levels, tables with
+captions, page furniture; and tables continued across a page break merged into one.
+"""
+
+from __future__ import annotations
+
+from ingest.contracts.elements import Element, ElementType, table_rows_to_text
+from parsers.structure.captions import caption_of
+from parsers.structure.lists import LIST_MARKER, marker_positions_to_levels, split_marker
+from parsers.tables.grid import TableFound
+from parsers.textlayer.blocks import Block, Line
+from parsers.textlayer.layout import PageLayout
+
+_FURNITURE_TYPES = {"header": ElementType.header, "footer": ElementType.footer, "page_number": ElementType.page_number}
+
+
+def _bbox(box) -> tuple[float, float, float, float]:
+    return tuple(round(float(v), 2) for v in box)
+
+
+def blocks_to_elements(
+    page_blocks: list[tuple[int, Block]], furniture: dict[int, list[tuple[str, Line]]], layouts: list[PageLayout]
+) -> list[Element]:
+    """Elements in reading order, page by page: header furniture, body, footer furniture,
+    then rotated text: margin furniture when there is little of it (an arXiv stamp, typed
+    `header` with `data.role = "margin"` so it never enters the body), body paragraphs
+    otherwise (`MARGIN_TEXT_MAX_CHARS`), so no text read at an angle is lost."""
+    mark_list_items(page_blocks)
+    attach_captions(page_blocks)
+    by_page: dict[int, list[Block]] = {}
+    for page, block in page_blocks:
+        by_page.setdefault(page, []).append(block)
+    elements: list[Element] = []
+    for layout in layouts:
+        page = layout.page_no
+        found = furniture.get(page, [])
+        elements.extend(_furniture(kind, line, page) for kind, line in found if kind == "header")
+        elements.extend(e for block in by_page.get(page, []) if (e := block_to_element(block, page)) is not None)
+        elements.extend(_furniture(kind, line, page) for kind, line in found if kind != "header")
+        elements.extend(_rotated_elements(layout.rotated, page, read_turned=bool(layout.turned)))
+    return elements
+
+
+#: Rotated text on a page up to this many characters is margin furniture (an arXiv stamp, a
+#: sideways label); more is content printed at an angle (a table printed sideways) and
+#: stays in the body, after the page's other text.
+MARGIN_TEXT_MAX_CHARS = 200
+
+
+def _rotated_elements(segments, page: int, read_turned: bool) -> list[Element]:
+    """On a page read turned (its text mostly sideways in the viewer), the "rotated" text is
+    what a viewer shows upright: content, never margin furniture."""
+    texts = [(segment, segment.text.strip()) for segment in segments if segment.text.strip()]
+    is_margin = not read_turned and sum(len(text) for _, text in texts) <= MARGIN_TEXT_MAX_CHARS
+    kind, data = (
+        (ElementType.header, {"role": "margin", "rotated": True})
+        if is_margin
+        else (ElementType.paragraph, {"rotated": True})
+    )
+    return [
+        Element(type=kind, text=text, page=page, bbox=_bbox((s.x0, s.top, s.x1, s.bottom)), data=dict(data))
+        for s, text in texts
+    ]
+
+
+def _furniture(kind: str, line: Line, page: int) -> Element:
+    return Element(
+        type=_FURNITURE_TYPES[kind],
+        text=line.text.strip(),
+        page=page,
+        bbox=_bbox((line.x0, line.top, line.x1, line.bottom)),
+    )
+
+
+def block_to_element(block: Block, page: int) -> Element | None:
+    if block.kind == "table":
+        table: TableFound = block.tag["table"]
+        return Element(
+            type=ElementType.table,
+            text=table_rows_to_text(table.rows),
+            page=page,
+            bbox=_bbox(table.bbox),
+            rows=table.rows,
+            header_rows=table.header_rows,
+            caption=block.tag.get("caption"),
+            data={"ruled": table.ruled, "columns": len(table.rows[0]) if table.rows else 0},
+        )
+    text = block.text.strip()
+    if not text:
+        return None
+    bbox = _bbox(block.bbox)
+    if block.kind == "title":
+        marker, rest = split_marker(text)
+        if marker and not marker[0].isalnum() and not marker.startswith("(") and rest:
+            # a bulleted heading ("✓ Le financement ...") reads in heading paths without its glyph
+            return Element(
+                type=ElementType.title,
+                text=rest,
+                page=page,
+                bbox=bbox,
+                heading_level=block.tag.get("level", 1),
+                data={"marker": marker},
+            )
+        return Element(type=ElementType.title, text=text, page=page, bbox=bbox, heading_level=block.tag.get("level", 1))
+    if block.kind == "caption":
+        return Element(type=ElementType.caption, text=text, page=page, bbox=bbox)
+    if block.kind == "list_item":
+        marker, rest = split_marker(text)
+        return Element(
+            type=ElementType.list_item,
+            text=rest or text,
+            page=page,
+            bbox=bbox,
+            list_level=block.tag.get("list_level", 0),
+            data={"marker": marker} if marker else {},
+        )
+    return Element(type=ElementType.paragraph, text=text, page=page, bbox=bbox)
+
+
+def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
+    """Blocks starting with a list marker become list items; nesting levels per run of
+    consecutive items on a page, from the markers' x positions."""
+    run: list[Block] = []
+    run_page = None
+
+    def close() -> None:
+        if run:
+            for block, level in zip(run, marker_positions_to_levels([b.lines[0].x0 for b in run])):
+                block.tag["list_level"] = level
+        run.clear()
+
+    for page, block in page_blocks:
+        is_item = block.kind == "paragraph" and bool(LIST_MARKER.match(block.lines[0].text))
+        if is_item:
+            block.kind = "list_item"
+            if page != run_page:
+                close()
+            run.append(block)
+            run_page = page
+        elif block.kind != "title" or run:
+            close()
+    close()
+
+
+def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
+    """ "Table 3: ..." / "Figure 2. ..." paragraphs become captions; a table caption
+    directly above or below a table on the same page is also stored on the table."""
+    for i, (page, block) in enumerate(page_blocks):
+        if block.kind not in ("paragraph", "title") or not caption_of(block.text) or len(block.text) > 400:
+            continue
+        block.kind = "caption"
+        for j in (i + 1, i - 1):
+            if 0 <= j < len(page_blocks) and page_blocks[j][0] == page and page_blocks[j][1].kind == "table":
+                page_blocks[j][1].tag.setdefault("caption", block.text)
+                break

@@ -1,0 +1,231 @@
+"""Headings with levels, decided over the whole document so levels agree across pages.
+
+1. `body_size` is the font size carrying the most characters (the body text).
+2. `block_is_heading`: a short block (<= 3 lines, <= 200 characters, heading-shaped as
+   `heading_shape_ok` says) that is larger than the body, or bold at body size, or starts
+   with section numbering ("2", "2.1", "A.", "Chapter 3") in bold or larger type.
+3. The document title: on page 1, the largest heading in the upper half, when its type
+   is at least `TITLE_RATIO` x the body size and no later heading uses that style.
+   It gets level 1 and every other heading starts at level 2. A contents heading
+   ("Table of Contents") is never the title (`parsers.toc`).
+4. Levels: heading styles (size rounded to 0.5 pt, bold) ranked largest first; a
+   numbered heading takes its numbering depth ("2.1" -> 2) instead, and a style used by
+   numbered headings of one depth gives that depth to its unnumbered headings too.
+5. PDF outline (bookmarks), when present, confirms or corrects: a heading whose text
+   matches an outline entry takes that entry's depth (shifted by the title), and a
+   heading-shaped block that matches an entry on the same page becomes a heading
+   (a bookmark does not make a sentence or a key figure a heading: Word bookmarks every
+   paragraph given a heading style, mis-styled sentences included).
+6. Contents headings take the level of the heading after their entries, so the contents
+   section closes there and never becomes the parent of the body (`parsers.toc`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from parsers.structure.captions import caption_of
+from parsers.structure.toc import is_toc_heading, toc_level
+from parsers.textlayer.blocks import Block
+
+TITLE_RATIO = 1.3
+NUMBERED = re.compile(
+    r"^\s*(?:(?:chapter|section|part|appendix|annex|अध्याय|भाग)\s+(?P<word>[\dIVXA-Z]+)"
+    r"|(?P<num>\d{1,2}(?:\.\d{1,2}){0,4})\.?(?=\s+\S)|(?P<alpha>[A-Z](?:\.\d{1,2}){1,3})\.?(?=\s+\S)|[A-Z][.)](?=\s+\S)"
+    r"|(?P<roman>[IVX]{1,5})\.(?=\s+\S))",
+    re.IGNORECASE,
+)
+
+
+def numbering_depth(text: str) -> int | None:
+    """1 for "2 Intro", "A. Intro", "Chapter 3"; 2 for "2.1 Scope"; None when unnumbered."""
+    match = NUMBERED.match(text)
+    if not match:
+        return None
+    if match.group("num"):
+        return match.group("num").count(".") + 1
+    if match.group("alpha"):
+        return match.group("alpha").count(".") + 1
+    return 1
+
+
+def _style(block: Block) -> tuple[float, bool]:
+    return (round(block.size * 2) / 2, block.bold >= 0.5)
+
+
+#: An amount written with thousands separators: "1,186", "2,32,822" (Indian grouping),
+#: "12 345" with a no-break or thin space. Years ("2021"), section numbers ("2.1") and
+#: small counts ("Route 105") have none.
+GROUPED_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:[,\u00a0\u202f\u2009]\d{2,3})*[,\u00a0\u202f\u2009]\d{3}(?!\d)")
+#: Words above which a block ending in "." is a sentence, not a heading.
+SENTENCE_WORDS = 6
+
+
+def _mostly_non_letters(text: str) -> bool:
+    visible = [c for c in text if not c.isspace()]
+    return bool(visible) and sum(c.isalpha() for c in visible) < 0.5 * len(visible)
+
+
+def heading_shape_ok(text: str) -> bool:
+    """Could this text be a heading at all, whatever its type? A heading names a topic:
+
+    - it is short (<= 200 characters) and has letters;
+    - it is not a caption ("Table 3: ...") and does not end in "," or ";" (a clause);
+    - it is not a sentence: ending in "." with more than `SENTENCE_WORDS` words;
+    - it is not a figure: letters are at least half its visible characters ("2.5 %",
+      "`17,81,841 crore" fail), and it holds no amount with thousands separators
+      (`GROUPED_NUMBER`): "New jobs created 2,32,822" is a key figure with its label, a
+      bold "Total 7,92,756" a data line; a heading carries years and numbering, not data.
+    """
+    text = text.strip()
+    if not text or len(text) > 200 or not any(c.isalpha() for c in text):
+        return False
+    if caption_of(text) or text.endswith((",", ";")):
+        return False
+    if text.endswith(".") and len(text.split()) > SENTENCE_WORDS:
+        return False
+    return not _mostly_non_letters(text) and not GROUPED_NUMBER.search(text)
+
+
+def display_is_figure(block: Block) -> bool:
+    """True when the block's largest type (within 0.5 pt of its largest segment) holds
+    digits and is more digits and signs than letters: a key figure printed big beside a
+    small label ("New jobs created" at 9 pt, "2,32,822" at 25 pt). Numbered headings
+    ("Chapter" + a big "3") are exempt: section numbering is not a figure."""
+    segments = [s for line in block.lines for s in line.segments if s.text.strip()]
+    if not segments or numbering_depth(block.text) is not None:
+        return False
+    largest = max(s.size for s in segments)
+    display = "".join(s.text for s in segments if s.size >= largest - 0.5)
+    return any(c.isdigit() for c in display) and _mostly_non_letters(display)
+
+
+def block_is_heading(block: Block, body_size: float) -> bool:
+    """Heading-shaped (`heading_shape_ok`), at most 3 lines, its display type not a figure
+    (`display_is_figure`), and set apart by type: larger than the body (<= 25 words), or
+    numbered in bold or larger type (<= 120 characters), or bold at body size (<= 120
+    characters, <= 2 lines)."""
+    text = block.text.strip()
+    if len(block.lines) > 3 or not heading_shape_ok(text) or display_is_figure(block):
+        return False
+    words = len(text.split())
+    larger = block.size >= body_size + 1.0 and block.size >= 1.08 * body_size
+    bold = block.bold >= 0.8 and block.size >= body_size - 0.6
+    numbered = numbering_depth(text) is not None and (block.bold >= 0.5 or block.size > body_size + 0.5)
+    if larger:
+        return words <= 25
+    if numbered:
+        return len(text) <= 120
+    if bold:
+        return len(text) <= 120 and len(block.lines) <= 2 and block.kind != "list_item"
+    return False
+
+
+def blocks_to_headings(
+    blocks: list[tuple[int, Block]], body_size: float, outline: list[tuple[int, str, int]]
+) -> str | None:
+    """Mark heading blocks (`kind = "title"`, `tag["level"]`) and return the document title.
+
+    `blocks` are (page number, block) in reading order; `outline` is (level from 0,
+    title, page number or 0) from the PDF bookmarks.
+    """
+    headings = [
+        (page, b) for page, b in blocks if b.kind in ("paragraph", "list_item") and block_is_heading(b, body_size)
+    ]
+    outline_keys = {_key(title): (level, page) for level, title, page in outline if _key(title)}
+    chosen = {id(b) for _, b in headings}
+    for page, block in blocks:
+        if block.kind == "paragraph" and id(block) not in chosen and heading_shape_ok(block.text):
+            hit = outline_keys.get(_key(block.text))
+            if hit and hit[1] in (0, page):
+                headings.append((page, block))
+    for _, block in headings:
+        block.kind = "title"
+    contents = _contents_headings(blocks)
+    headings = [(page, b) for page, b in headings if id(b) not in contents]  # ranked; contents placed last
+    title_block = _document_title(headings, body_size)
+    offset = 1 if title_block is not None else 0
+    styles = sorted({_style(b) for _, b in headings if b is not title_block}, key=lambda s: (-s[0], not s[1]))
+    depth_of_style: dict[tuple[float, bool], Counter] = defaultdict(Counter)
+    for _, block in headings:
+        depth = numbering_depth(block.text)
+        if depth and block is not title_block:
+            depth_of_style[_style(block)][depth] += 1
+    for _, block in headings:
+        if block is title_block:
+            block.tag["level"] = 1
+            continue
+        depth = numbering_depth(block.text)
+        if depth is None and depth_of_style.get(_style(block)):
+            depth = depth_of_style[_style(block)].most_common(1)[0][0]
+        if depth is None:
+            depth = _unnumbered_depth(_style(block), styles, depth_of_style)
+        block.tag["level"] = depth + offset
+    _apply_outline(headings, outline_keys, title_block, offset)
+    _place_contents_headings(blocks, contents)
+    return title_block.text if title_block is not None else None
+
+
+def _contents_headings(blocks: list[tuple[int, Block]]) -> set[int]:
+    """Ids of the title blocks that head a table of contents (`toc.is_toc_heading`),
+    judged on their text and the lines of the body blocks up to the next title."""
+    found: set[int] = set()
+    current: Block | None = None
+    lines: list[str] = []
+    for _, block in [*blocks, (0, None)]:
+        if block is None or block.kind == "title":
+            if current is not None and is_toc_heading(current.text, lines):
+                found.add(id(current))
+            current, lines = block, []
+        elif current is not None:
+            lines.extend(line.text for line in block.lines)
+    return found
+
+
+def _place_contents_headings(blocks: list[tuple[int, Block]], contents: set[int]) -> None:
+    """Give each contents heading the level of the next non-contents heading (`toc.toc_level`)."""
+    titles = [b for _, b in blocks if b.kind == "title"]
+    for index, block in enumerate(titles):
+        if id(block) in contents:
+            following = next((b for b in titles[index + 1 :] if id(b) not in contents), None)
+            block.tag["level"] = toc_level(following.tag.get("level") if following is not None else None)
+
+
+def _unnumbered_depth(style, styles, depth_of_style) -> int:
+    """Rank among styles; placed above the numbered levels when larger than all of them."""
+    numbered_styles = [s for s in styles if depth_of_style.get(s)]
+    if not numbered_styles:
+        return styles.index(style) + 1
+    larger = [s for s in numbered_styles if (s[0], s[1]) > (style[0], style[1])]
+    if not larger:
+        return 1
+    nearest = min(larger, key=lambda s: (s[0], s[1]))
+    return depth_of_style[nearest].most_common(1)[0][0] + 1
+
+
+def _document_title(headings: list[tuple[int, Block]], body_size: float) -> Block | None:
+    first_page = [(b.size, -b.bbox[1], b) for page, b in headings if page == 1 and b.bbox[1] < 500]
+    if not first_page:
+        return None
+    size, _, block = max(first_page, key=lambda t: (t[0], t[1]))
+    if size < TITLE_RATIO * body_size or numbering_depth(block.text):
+        return None
+    others = [b for _, b in headings if b is not block and abs(b.size - size) < 0.5 and _style(b) == _style(block)]
+    return block if not others else None
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\W+", "", text.casefold())[:80]
+
+
+def _apply_outline(headings, outline_keys, title_block, offset) -> None:
+    if len(outline_keys) < 2:
+        return
+    title_in_outline = title_block is not None and _key(title_block.text) in outline_keys
+    for _, block in headings:
+        if block is title_block:
+            continue
+        hit = outline_keys.get(_key(block.text))
+        if hit:
+            block.tag["level"] = hit[0] + 1 + (0 if title_in_outline else offset)

@@ -1,0 +1,154 @@
+"""Tables: which pages can hold a ruled table, pdfplumber's lines strategy there, tables
+without rulings from aligned columns, header rows, captions, and continuation merging.
+
+Cost model: pdfplumber needs ~200 ms to parse a page, pypdfium2 ~1-5 ms to list its
+drawing objects. `page_to_drawing_facts` counts the straight rulings and rectangles a
+page draws (and the largest image, for the OCR decision); only on a page with enough of
+them (`DrawingFacts.may_hold_ruled_table`) are the edges collected and pdfplumber's
+lines-strategy algorithm run on them (`rulings.py`), never pdfplumber's page parse.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+
+import pypdfium2.raw as pdfium_c
+
+from parsers.tables.grid import TableFound, rows_to_header_count
+from parsers.textlayer.chars import Char
+from parsers.textlayer.frames import PageFrame
+
+#: A path thinner than this (points) in one direction is a ruling.
+RULING_THICKNESS = 2.5
+
+
+@dataclass(slots=True)
+class DrawingFacts:
+    """What a page draws besides text: rulings, rectangles, multi-segment paths, images."""
+
+    horizontal: int = 0
+    vertical: int = 0
+    rectangles: int = 0
+    image_area_ratio: float = 0.0
+
+    @property
+    def may_hold_ruled_table(self) -> bool:
+        """At least 3 horizontal and 2 vertical rulings; rectangles count (2 + 2 edges
+        each) only when there are 3 or more of them (one box round a note is no table)."""
+        boxes = self.rectangles if self.rectangles >= 3 else 0
+        return self.horizontal + 2 * boxes >= 3 and self.vertical + 2 * boxes >= 2
+
+
+def page_to_drawing_facts(page, page_width: float, page_height: float) -> DrawingFacts:
+    """Count a pypdfium2 page's rulings and rectangles and find its largest image.
+
+    Form XObjects are entered one level deep (that is where many producers put tables).
+    """
+    facts = DrawingFacts()
+    left, bottom, right, top = (ctypes.c_float() for _ in range(4))
+    largest_image = 0.0
+
+    def visit(obj) -> None:
+        nonlocal largest_image
+        kind = pdfium_c.FPDFPageObj_GetType(obj)
+        if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+            for i in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
+                child = pdfium_c.FPDFFormObj_GetObject(obj, i)
+                if pdfium_c.FPDFPageObj_GetType(child) != pdfium_c.FPDF_PAGEOBJ_FORM:
+                    visit(child)
+            return
+        if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE):
+            return
+        if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
+            return
+        width, height = right.value - left.value, top.value - bottom.value
+        if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            largest_image = max(largest_image, max(width, 0) * max(height, 0))
+            return
+        if height <= RULING_THICKNESS and width > 5:
+            facts.horizontal += 1
+        elif width <= RULING_THICKNESS and height > 5:
+            facts.vertical += 1
+        elif width > 5 and height > 5:
+            segments = pdfium_c.FPDFPath_CountSegments(obj)
+            if 4 <= segments <= 5:
+                facts.rectangles += 1
+            elif segments > 5:
+                horizontal, vertical = _path_rulings(obj, segments)
+                facts.horizontal += horizontal
+                facts.vertical += vertical
+
+    raw = page.raw
+    for index in range(pdfium_c.FPDFPage_CountObjects(raw)):
+        visit(pdfium_c.FPDFPage_GetObject(raw, index))
+    facts.image_area_ratio = min(largest_image / max(page_width * page_height, 1.0), 1.0)
+    return facts
+
+
+def _path_rulings(obj, count: int) -> tuple[int, int]:
+    """Axis-aligned straight segments of a multi-segment path (a grid drawn as one path).
+
+    A path that is mostly curves or diagonals (a map, a chart line) counts for nothing.
+    """
+    x, y = ctypes.c_float(), ctypes.c_float()
+    horizontal = vertical = other = 0
+    previous = None
+    for index in range(min(count, 4000)):
+        segment = pdfium_c.FPDFPath_GetPathSegment(obj, index)
+        if not pdfium_c.FPDFPathSegment_GetPoint(segment, x, y):
+            continue
+        point = (x.value, y.value)
+        kind = pdfium_c.FPDFPathSegment_GetType(segment)
+        if kind == pdfium_c.FPDF_SEGMENT_LINETO and previous is not None:
+            dx, dy = abs(point[0] - previous[0]), abs(point[1] - previous[1])
+            if dy <= 0.01 * dx and dx > 0:
+                horizontal += 1
+            elif dx <= 0.01 * dy and dy > 0:
+                vertical += 1
+            else:
+                other += 1
+        elif kind == pdfium_c.FPDF_SEGMENT_BEZIERTO:
+            other += 1
+        previous = point
+    if other > 0.2 * (horizontal + vertical + other):
+        return 0, 0
+    return horizontal, vertical
+
+
+def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[TableFound]:
+    """Ruled tables of a pypdfium2 page: pdfplumber's lines strategy on pdfium edges
+    (`rulings.py`) taken into `frame` (the frame `chars` are in), cells filled from
+    `chars`; at least 2 x 2 with 3 filled cells."""
+    from parsers.tables.rulings import edges_to_cell_grids, grid_to_rows, page_to_edges
+
+    found = []
+    for bbox, grid in edges_to_cell_grids(page_to_edges(page, frame)):
+        rows, bold = grid_to_rows(grid, chars)
+        kept = [(row, flags) for row, flags in zip(rows, bold) if any(row)]
+        if len(kept) < 2:
+            continue
+        rows = _drop_empty_columns([row for row, _ in kept])
+        if len(rows[0]) < 2 or sum(1 for row in rows for cell in row if cell) < 3:
+            continue
+        first_bold = all(flag for flag, cell in zip(kept[0][1], kept[0][0]) if cell)
+        body_bold = all(flag for _, flags in kept[1:] for flag in flags if flag is not None) and any(
+            flag for _, flags in kept[1:] for flag in flags
+        )
+        xs = sorted({round(cell[0], 1) for row in grid for cell in row if cell})
+        found.append(
+            TableFound(
+                rows=rows,
+                bbox=tuple(float(v) for v in bbox),
+                column_xs=xs,
+                header_rows=rows_to_header_count(rows, first_row_bold=first_bold and not body_bold),
+            )
+        )
+    return found
+
+
+def _drop_empty_columns(rows: list[list[str]]) -> list[list[str]]:
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    keep = [i for i in range(width) if any(r[i] for r in rows)]
+    return [[r[i] for i in keep] for r in rows]

@@ -1,0 +1,264 @@
+"""Segments -> lines -> reading-order regions -> blocks (paragraph candidates).
+
+Reading order is a recursive XY-cut adapted to columns:
+
+1. `segments_to_lines`: segments whose vertical extents overlap form one line
+   (page-wide, so a line of a two-column page holds a segment of each column).
+2. `lines_to_regions`: consecutive lines are grouped while their combined horizontal
+   projection keeps a gutter (an empty vertical band at least `GUTTER_EM` wide, with
+   columns at least `MIN_COLUMN_EM` wide on both sides). Such a group is split at its
+   gutters and each column is read top to bottom, left column first, recursively; a
+   group without a gutter is a leaf region read line by line. A full-width heading
+   between two-column parts ends one group and starts the next, so the page reads
+   title, left column, right column, next part.
+3. `region_to_blocks`: within a region, lines are cut into blocks at vertical gaps
+   larger than the region's usual leading, at font changes, and before list markers.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+
+from parsers.structure.lists import LIST_MARKER
+from parsers.textlayer.chars import Segment, normalize_text
+from parsers.textlayer.text_joins import join_wrapped_lines
+
+#: Minimum width of a column gutter, in font sizes.
+GUTTER_EM = 1.0
+#: Minimum width of a column, in font sizes: narrower "columns" are line numbers or
+#: list markers, not text columns.
+MIN_COLUMN_EM = 6.0
+
+
+@dataclass(slots=True)
+class Line:
+    segments: list[Segment]
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: float
+    text: str = ""
+    tag: dict = field(default_factory=dict)
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+@dataclass(slots=True)
+class Block:
+    lines: list[Line]
+    kind: str = "paragraph"  # paragraph | list_item | title | caption | table
+    tag: dict = field(default_factory=dict)
+
+    @property
+    def bbox(self) -> tuple[float, float, float, float]:
+        return (
+            min(l.x0 for l in self.lines),
+            min(l.top for l in self.lines),
+            max(l.x1 for l in self.lines),
+            max(l.bottom for l in self.lines),
+        )
+
+    @property
+    def size(self) -> float:
+        weights = [(l.size, len(l.text)) for l in self.lines]
+        total = sum(w for _, w in weights) or 1
+        return sum(s * w for s, w in weights) / total
+
+    @property
+    def bold(self) -> float:
+        total = sum(len(l.text) for l in self.lines) or 1
+        return sum(l.bold * len(l.text) for l in self.lines) / total
+
+    @property
+    def text(self) -> str:
+        if all(is_monospace(l) for l in self.lines):
+            return "\n".join(normalize_text(l.text) for l in self.lines)  # code: lines are meaningful
+        return lines_to_text(self.lines)
+
+
+_MONOSPACE = re.compile(r"mono|courier|consol|menlo|inconsolata|fixed|code|cmtt|typewriter", re.IGNORECASE)
+
+
+def is_monospace(line: "Line") -> bool:
+    """Set in a fixed-pitch font (code listings keep their line breaks)."""
+    return bool(line.segments) and all(_MONOSPACE.search(s.font) for s in line.segments if s.text)
+
+
+def segments_to_line(segments: list[Segment]) -> Line:
+    """One line from segments on the same baseline, left to right, joined by a space."""
+    segments = sorted(segments, key=lambda s: s.x0)
+    chars = sum(max(s.chars, 1) for s in segments)
+    text = " ".join(s.text for s in segments if s.text)
+    return Line(
+        segments=segments,
+        x0=min(s.x0 for s in segments),
+        top=min(s.top for s in segments),
+        x1=max(s.x1 for s in segments),
+        bottom=max(s.bottom for s in segments),
+        size=sum(s.size * max(s.chars, 1) for s in segments) / chars,
+        bold=sum(s.bold * max(s.chars, 1) for s in segments) / chars,
+        text=text,
+    )
+
+
+def segments_to_lines(segments: list[Segment]) -> list[Line]:
+    """Group segments into lines by vertical overlap, top to bottom.
+
+    A segment joins the current line when more than half of the smaller height overlaps
+    the line's extent; superscripts and subscripts therefore stay in their line.
+    """
+    groups: list[list[Segment]] = []
+    extents: list[list[float]] = []
+    for segment in sorted(segments, key=lambda s: (s.top, s.x0)):
+        height = max(segment.bottom - segment.top, 0.1)
+        if groups:
+            top, bottom = extents[-1]
+            overlap = min(bottom, segment.bottom) - max(top, segment.top)
+            if overlap > 0.5 * min(height, bottom - top):
+                groups[-1].append(segment)
+                extents[-1] = [min(top, segment.top), max(bottom, segment.bottom)]
+                continue
+        groups.append([segment])
+        extents.append([segment.top, segment.bottom])
+    return [segments_to_line(group) for group in groups]
+
+
+def _projection_gaps(segments: list[Segment], min_gap: float) -> list[tuple[float, float]]:
+    """Empty vertical bands at least `min_gap` wide between the segments' x-extents."""
+    spans = sorted((s.x0, s.x1) for s in segments)
+    gaps = []
+    end = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - end >= min_gap:
+            gaps.append((end, x0))
+        end = max(end, x1)
+    return gaps
+
+
+def _gutters(segments: list[Segment], em: float) -> list[float]:
+    """x positions at which a group of segments splits into columns (may be empty)."""
+    if len(segments) < 2:
+        return []
+    gaps = _projection_gaps(segments, GUTTER_EM * em)
+    left = min(s.x0 for s in segments)
+    right = max(s.x1 for s in segments)
+    cuts: list[float] = []
+    start = left
+    for gap_start, gap_end in gaps:
+        if gap_start - start >= MIN_COLUMN_EM * em and right - gap_end >= MIN_COLUMN_EM * em:
+            cuts.append((gap_start + gap_end) / 2)
+            start = gap_end
+    return cuts
+
+
+def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
+    """Reading-order leaf regions of a set of lines (see the module docstring)."""
+    regions: list[list[Line]] = []
+    group: list[Line] = []
+    group_has_gutter = False
+    for line in lines:
+        if not group:
+            group, group_has_gutter = [line], bool(_gutters(line.segments, em))
+            continue
+        candidate = [s for l in group for s in l.segments] + line.segments
+        has_gutter = bool(_gutters(candidate, em))
+        if group_has_gutter and has_gutter:
+            group.append(line)
+        elif not group_has_gutter and has_gutter and not _gutters(line.segments, em):
+            # the line sits beside the group's lines, not below them: columns begin
+            group.append(line)
+            group_has_gutter = True
+        elif (
+            not group_has_gutter
+            and not has_gutter
+            and not _gutters(line.segments, em)
+            and not _starts_right_of(line, group)
+        ):
+            group.append(line)
+        else:
+            regions.extend(_group_to_regions(group, em))
+            group, group_has_gutter = [line], bool(_gutters(line.segments, em))
+    if group:
+        regions.extend(_group_to_regions(group, em))
+    return regions
+
+
+def _starts_right_of(line: Line, group: list[Line]) -> bool:
+    """A line starting in the right part of a wider group above it (the first line of a
+    right column beside a heading, under a full-width block) opens a new group."""
+    left = min(l.x0 for l in group)
+    width = max(l.x1 for l in group) - left
+    return line.x0 > left + 0.4 * width and line.x0 > group[-1].x0 + 0.4 * width
+
+
+def _group_to_regions(group: list[Line], em: float) -> list[list[Line]]:
+    segments = [s for l in group for s in l.segments]
+    cuts = _gutters(segments, em) if len(group) > 1 else []
+    if not cuts:
+        return [group]
+    bounds = [float("-inf"), *cuts, float("inf")]
+    regions: list[list[Line]] = []
+    for low, high in zip(bounds, bounds[1:]):
+        column = [s for s in segments if low <= (s.x0 + s.x1) / 2 < high]
+        if column:
+            regions.extend(lines_to_regions(segments_to_lines(column), em))
+    return regions
+
+
+def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
+    """Cut a region's lines into blocks (paragraph candidates) in reading order.
+
+    A new block starts at: a vertical gap over max(0.6 em, 1.6 x the region's median gap);
+    a font-size change over 0.8 pt or a bold/regular switch; a line starting with a list
+    marker; a line left of the current list item's text (the list has ended); and after
+    a short line ending a sentence.
+    """
+    if not lines:
+        return []
+    gaps = [b.top - a.bottom for a, b in zip(lines, lines[1:])]
+    positive = [g for g in gaps if g > -0.5 * em]
+    usual = statistics.median(positive) if positive else 0.0
+    limit = max(0.6 * em, 1.6 * usual + 0.1 * em)
+    right_edge = max(l.x1 for l in lines)
+    blocks: list[Block] = [Block([lines[0]])]
+    for previous, line, gap in zip(lines, lines[1:], gaps):
+        block = blocks[-1]
+        starts_item = bool(LIST_MARKER.match(line.text))
+        style_change = (
+            abs(line.size - previous.size) > 0.8
+            or (line.bold >= 0.8) != (previous.bold >= 0.8)
+            or is_monospace(line) != is_monospace(previous)
+        )
+        left_of_item = block.tag.get("item_x") is not None and line.x0 < block.tag["item_x"] - 0.5 * em
+        short_end = previous.x1 < right_edge - 0.2 * (right_edge - lines[0].x0) and previous.text.rstrip().endswith(
+            (".", "!", "?", ":", "।", "॥")
+        )
+        if gap > limit or starts_item or style_change or left_of_item or short_end:
+            blocks.append(Block([line]))
+        else:
+            block.lines.append(line)
+        if starts_item and len(blocks[-1].lines) == 1:
+            match = LIST_MARKER.match(line.text)
+            blocks[-1].tag["item_x"] = _item_text_x(line, match.end())
+    return blocks
+
+
+def _item_text_x(line: Line, marker_end: int) -> float:
+    """x where a list item's text starts (after its marker): wrapped lines align there."""
+    first = line.segments[0]
+    if len(first.text) <= marker_end + 1 and len(line.segments) > 1:
+        return line.segments[1].x0
+    share = marker_end / max(len(first.text), 1)
+    return first.x0 + share * first.width
+
+
+def lines_to_text(lines: list[Line]) -> str:
+    """Lines joined into one paragraph (hyphenated line ends rejoined, see
+    `text_joins.join_wrapped_lines`), NFKC-normalized."""
+    return normalize_text(join_wrapped_lines(line.text for line in lines))

@@ -1,0 +1,373 @@
+"""pypdfium2 characters -> text segments: the fast source of a page's words and styles.
+
+pdfplumber parses a page's content stream in Python (~200 ms a page); pdfium does the
+same work in C, and reading every character's box, size and font through
+`pypdfium2.raw` costs ~5 us a character. So the parser takes its text from here;
+pdfplumber contributes its table algorithm (`tables/rulings.py`), not its page parse.
+
+Coordinates: pdfium reports PDF user space (origin bottom-left) of the *unrotated*
+page, whatever its /Rotate. Everything leaving this module is in PDF points with a
+top-left origin (pdfplumber's convention) in the frame the page is read in
+(`PageFrame`): the displayed frame, i.e. the visible box (crop box) turned by the page's
+/Rotate, width and height swapped for 90/270, as a viewer shows it. One exception
+(`page_to_chars`): a page whose text mostly runs sideways in that frame (/Rotate set on
+content that was not counter-rotated, or a landscape table drawn turned on a portrait
+page) is read in the frame where most of its text is upright, as a reader turns the
+page. On an unrotated page with its box at the origin the mapping is the old one:
+`top = page_height - pdf_top`, `x` unchanged.
+
+A `Segment` is a run of horizontally adjacent characters on one baseline, in drawing
+order, broken where the gap to the next character exceeds `SEGMENT_GAP_EM` (so a table
+cell or a column of a two-column page is its own segment). Rotated characters (an
+arXiv stamp in the margin) never join horizontal text; they come back as separate
+segments with `rotated=True`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+import pypdfium2.raw as pdfium_c
+
+from parsers.textlayer.frames import PageFrame, baseline_is_rotated
+
+#: A gap wider than this many font sizes ends a segment (columns, table cells).
+SEGMENT_GAP_EM = 0.8
+#: A gap wider than this many font sizes between two characters is a word space.
+SPACE_GAP_EM = 0.18
+#: Devanagari glyph boxes overlap and leave odd gaps; demand a clearer gap there.
+DEVANAGARI_SPACE_GAP_EM = 0.45
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|-bd|,b$", re.IGNORECASE)
+_FORCE_BOLD_FLAG = 1 << 18
+
+
+@dataclass(slots=True)
+class Char:
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: bool
+    font: str
+    rotated: bool
+    is_space: bool
+
+
+@dataclass(slots=True)
+class Segment:
+    """A horizontal run of characters; `size` is the mean font size in points,
+    `bold` the share of bold characters (0-1)."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float
+    bold: float
+    font: str
+    rotated: bool = False
+    chars: int = 0
+    tag: dict = field(default_factory=dict)
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def middle(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+#: A page is read turned (see `page_to_chars`) when more than this share of its visible
+#: characters is upright only in another quarter-turn frame.
+SIDEWAYS_SHARE = 0.5
+#: ... and at least this many of them (a few rotated labels never turn a page).
+SIDEWAYS_MIN_CHARS = 20
+
+
+def page_to_chars(page, textpage) -> tuple[list[Char], PageFrame]:
+    """A pypdfium2 page's characters and the frame they are in (see the module docstring):
+    the displayed frame, or, when more than `SIDEWAYS_SHARE` of the visible characters (and
+    at least `SIDEWAYS_MIN_CHARS`) are upright only in another quarter-turn frame, that one
+    (the page is then read twice; such pages are rare)."""
+    frame = PageFrame.of_page(page)
+    chars, sideways = _read_chars(textpage, frame)
+    best = max(sideways, key=sideways.get)
+    if sideways[best] < SIDEWAYS_MIN_CHARS or sideways[best] <= SIDEWAYS_SHARE * sum(not c.is_space for c in chars):
+        return chars, frame
+    frame = frame.turned(best)
+    return _read_chars(textpage, frame)[0], frame
+
+
+def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]:
+    """The characters in `frame`, and per other quarter turn (0/90/180/270 clockwise from
+    the unrotated page) how many visible characters rotated in `frame` are upright in it."""
+    raw = textpage.raw
+    sideways = {turn: 0 for turn in (0, 90, 180, 270) if turn != frame.rotation}
+    count = pdfium_c.FPDFText_CountChars(raw)
+    if count <= 0:
+        return [], sideways
+    rect = pdfium_c.FS_RECTF()
+    get_unicode = pdfium_c.FPDFText_GetUnicode
+    get_box = pdfium_c.FPDFText_GetLooseCharBox
+    map_error = pdfium_c.FPDFText_HasUnicodeMapError
+    raw_address = ctypes.cast(raw, ctypes.c_void_p)
+    styles: dict[int | None, tuple] = {}
+    to_box = frame.box
+    upright_page = frame.rotation == 0  # the common case, mapped inline
+    origin_x, origin_top = frame.left, frame.top
+    chars: list[Char] = []
+    pair_tail = -1  # index of a low surrogate already combined with the high one before it
+    for index in range(count):
+        if index == pair_tail:
+            continue
+        code = get_unicode(raw, index)
+        if 0xD800 <= code <= 0xDFFF:
+            # pdfium reports UTF-16 code units: combine a surrogate pair (CJK extension B,
+            # symbols) into one character; a lone surrogate cannot be stored, so it becomes U+FFFD.
+            low = get_unicode(raw, index + 1) if code <= 0xDBFF and index + 1 < count else 0
+            if 0xDC00 <= low <= 0xDFFF:
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                pair_tail = index + 1
+            else:
+                code = 0xFFFD
+        if code == 2:  # pdfium reports a hyphen at a line end as U+0002
+            code = 0x2D
+        if code < 32 or code in (0xFFFE, 0xFFFF):
+            continue
+        get_box(raw, index, rect)
+        if upright_page:
+            left, top, right, bottom = (
+                rect.left - origin_x,
+                origin_top - rect.top,
+                rect.right - origin_x,
+                origin_top - rect.bottom,
+            )
+        else:
+            left, top, right, bottom = to_box(rect.left, rect.bottom, rect.right, rect.top)
+        if code == 32 and right - left < 1e-3:
+            continue  # a space pdfium generated (zero width): geometry decides spaces here
+        if map_error(raw, index) == 1:
+            # A glyph without a Unicode mapping (fpdf2 maps a shaped Devanagari cluster to
+            # its first glyph): drop it, and let the previous character cover its width so
+            # no space is guessed in the gap.
+            if chars and not chars[-1].rotated:
+                chars[-1].x1 = max(chars[-1].x1, right)
+            continue
+        key = _text_object_address(raw_address, index)
+        style = styles.get(key)
+        if style is None:
+            size, bold, name, a, b, direction = _char_style(raw, index)
+            style = styles[key] = (size, bold, name, frame.is_rotated(a, b), direction)
+        text = chr(code) if code < 0x110000 else "\ufffd"
+        is_space = code == 32 or text.isspace()
+        if style[3] and not is_space and style[4] is not None:
+            sideways[style[4]] += 1
+        chars.append(Char(text, left, top, right, bottom, style[0], style[1], style[2], style[3], is_space))
+    return chars, sideways
+
+
+# FPDFText_GetTextObject with a plain-integer result, so the text object can key a dict
+# cheaply (every character of one text object shares its font, size and rotation).
+_text_object_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
+    ctypes.cast(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p).value
+)
+
+
+def _char_style(raw, index: int) -> tuple[float, bool, str, float, float, int | None]:
+    """(size in points, bold, font name, baseline direction a, b in user space, the
+    quarter turn (0/90/180/270) in which that baseline is upright, or None) of character
+    `index`'s text object."""
+    matrix = pdfium_c.FS_MATRIX()
+    pdfium_c.FPDFText_GetMatrix(raw, index, matrix)
+    size = pdfium_c.FPDFText_GetFontSize(raw, index) * (math.hypot(matrix.c, matrix.d) or 1.0)
+    name_buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(raw, index, name_buffer, 128, flags)
+    name = name_buffer.value.decode("latin-1", "replace").split("+")[-1]
+    weight = pdfium_c.FPDFText_GetFontWeight(raw, index)
+    bold = bool(_BOLD_NAME.search(name)) or weight >= 600 or bool(flags.value & _FORCE_BOLD_FLAG)
+    a, b = matrix.a, matrix.b
+    direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b)), None)
+    return size, bold, name, a, b, direction
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_mark(text: str) -> bool:
+    """A combining sign (Unicode Mn/Mc): it sits on the previous letter, never after a space."""
+    return bool(unicodedata.combining(text)) or unicodedata.category(text) in ("Mn", "Mc")
+
+
+def _is_devanagari(text: str) -> bool:
+    return "\u0900" <= text <= "\u097f"
+
+
+def chars_to_segments(chars: list[Char]) -> list[Segment]:
+    """Group characters into horizontal segments (see the module docstring).
+
+    A character continues the current segment when it sits on the same baseline and
+    starts at most `SEGMENT_GAP_EM` after the previous one ends (and not far before it).
+    A space is inserted for a drawn space character or a gap over `SPACE_GAP_EM`.
+    """
+    segments: list[Segment] = []
+    rotated: list[Char] = []
+    current: list[Char] = []
+    entries: list[tuple[bool, Char]] = []  # (space before, char)
+    pending_space = False
+    last: Char | None = None
+    for char in chars:
+        if char.rotated:
+            if not char.is_space:
+                rotated.append(char)
+            continue
+        if char.is_space:
+            pending_space = True
+            continue
+        space = False
+        if last is not None:
+            text = char.text
+            size = last.size if last.size < char.size else char.size
+            if size < 1.0:
+                size = 1.0
+            gap = char.x0 - last.x1
+            low = last.bottom if last.bottom < char.bottom else char.bottom
+            high = last.top if last.top > char.top else char.top
+            last_height, height = last.bottom - last.top, char.bottom - char.top
+            same_line = low - high > 0.5 * (last_height if last_height < height else height)
+            simple = text < "\u0300"  # Latin-1 and below: no combining marks, no Devanagari
+            mark = not simple and _is_mark(text)
+            devanagari = not simple and "\u0900" <= text <= "\u097f"
+            overlap_allowed = (1.0 if mark or devanagari else 0.5) * size
+            shared_glyph = -0.5 < char.x0 - last.x0 < 0.5 and -0.5 < char.x1 - last.x1 < 0.5  # ligature "fi" -> f, i
+            if same_line and mark and (char.x0 + char.x1) / 2 < last.x0 - 0.1 * size:
+                # A combining sign drawn after later letters (e.g. a chandrabindu placed
+                # last): it belongs after the letter it sits on.
+                center = (char.x0 + char.x1) / 2
+                at = max((k for k, (_, c) in enumerate(entries) if c.x0 <= center), default=0)
+                entries.insert(at + 1, (False, char))
+                current.append(char)
+                pending_space = False
+                continue
+            if same_line and (shared_glyph or -overlap_allowed <= gap <= SEGMENT_GAP_EM * size):
+                threshold = DEVANAGARI_SPACE_GAP_EM if devanagari and _is_devanagari(last.text) else SPACE_GAP_EM
+                space = (pending_space or gap > threshold * size) and not shared_glyph and not mark
+            else:
+                segments.append(_entries_to_segment(current, entries))
+                current, entries = [], []
+        current.append(char)
+        entries.append((space, char))
+        pending_space = False
+        last = char
+    if current:
+        segments.append(_entries_to_segment(current, entries))
+    segments.extend(rotated_chars_to_segments(rotated))
+    return segments
+
+
+def _entries_to_segment(chars: list[Char], entries: list[tuple[bool, Char]]) -> Segment:
+    text = "".join([(" " + c.text) if space else c.text for space, c in entries]).strip()
+    return _build_segment(chars, text)
+
+
+def _build_segment(chars: list[Char], text: str) -> Segment:
+    x0, top, x1, bottom = chars[0].x0, chars[0].top, chars[0].x1, chars[0].bottom
+    size_sum = 0.0
+    bold = 0
+    fonts: dict[str, int] = {}
+    for c in chars:
+        if c.x0 < x0:
+            x0 = c.x0
+        if c.x1 > x1:
+            x1 = c.x1
+        if c.top < top:
+            top = c.top
+        if c.bottom > bottom:
+            bottom = c.bottom
+        size_sum += c.size
+        bold += c.bold
+        fonts[c.font] = fonts.get(c.font, 0) + 1
+    total = len(chars)
+    return Segment(
+        text=text,
+        x0=x0,
+        top=top,
+        x1=x1,
+        bottom=bottom,
+        size=size_sum / total,
+        bold=bold / total,
+        font=max(fonts, key=fonts.get),
+        chars=total,
+    )
+
+
+def rotated_chars_to_segments(chars: list[Char]) -> list[Segment]:
+    """Rotated characters grouped into runs by proximity (a margin stamp is one run)."""
+    runs: list[list[Char]] = []
+    for char in chars:
+        if runs:
+            prev = runs[-1][-1]
+            near = abs(char.x0 - prev.x0) < 2 * char.size and abs(char.top - prev.top) < 3 * char.size
+            if near:
+                runs[-1].append(char)
+                continue
+        runs.append([char])
+    segments = []
+    for run in runs:
+        segment = _build_segment(run, _rotated_run_text(run))
+        segment.rotated = True
+        segments.append(segment)
+    return segments
+
+
+def _rotated_run_text(run: list[Char]) -> str:
+    """A run's text with a space wherever the gap to the previous character, measured along
+    the run (down or across the page), is a word space."""
+    parts = [run[0].text]
+    for prev, char in zip(run, run[1:]):
+        vertical = abs(char.top - prev.top) > abs(char.x0 - prev.x0)
+        gap = (
+            max(char.top - prev.bottom, prev.top - char.bottom)
+            if vertical
+            else max(char.x0 - prev.x1, prev.x0 - char.x1)
+        )
+        if gap > SPACE_GAP_EM * (char.size or 1.0):  # drawn spaces never get here (chars_to_segments)
+            parts.append(" ")
+        parts.append(char.text)
+    return "".join(parts)
+
+
+# --- text normalisation -------------------------------------------------------------
+
+_REMOVE = dict.fromkeys(map(ord, "\u00ad\u200b\u200e\u200f\u2060\ufeff"), None)
+_DEVANAGARI_PREBASE_I = "\u093f"
+_CONSONANT = r"[\u0915-\u0939\u0958-\u095f\u0978-\u097f]"
+_PREBASE_FIX = re.compile(r"\u093f((?:" + _CONSONANT + r"\u094d)*" + _CONSONANT + r"\u093c?)")
+_DEVANAGARI_ANY = re.compile(r"[\u0900-\u097f]")
+_VISUAL_ORDER = re.compile(r"(?:^|[^\u0915-\u0939\u0958-\u095f\u0978-\u097f\u093c])\u093f" + _CONSONANT)
+_DEVANAGARI_SPACE = re.compile(r"(?<=[\u0900-\u097f]) (?=[\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])")
+
+
+def normalize_text(text: str) -> str:
+    """NFKC (ligatures such as "ﬁ" -> "fi"), soft hyphens and zero-width marks removed,
+    Devanagari put back into logical order.
+
+    PDFs shaped for display may store the short-i matra (ि) before the consonant it
+    follows in speech, and some producers leave spaces before combining signs; both are
+    undone. The matra is moved only when the text is visibly in display order (a ि that
+    starts a word or follows a vowel sign cannot be logical); then every ि in the text is.
+    ZWJ/ZWNJ are kept: in Devanagari they select conjunct forms.
+    """
+    text = unicodedata.normalize("NFKC", text).translate(_REMOVE)
+    if _DEVANAGARI_ANY.search(text):
+        text = _DEVANAGARI_SPACE.sub("", text)
+        if _VISUAL_ORDER.search(text):
+            text = _PREBASE_FIX.sub(lambda m: m.group(1) + _DEVANAGARI_PREBASE_I, text)
+    return text

@@ -1,0 +1,97 @@
+"""The frame a page is read in: its visible box turned by its /Rotate, as a viewer shows it.
+
+pdfium reports characters and drawn paths in PDF user space of the *unrotated* page
+(origin bottom-left), while `page.get_size()` is already the rotated size. Everything
+the parser keeps is in points with a top-left origin in the displayed frame: the page's
+visible box (crop box clipped to the media box) turned clockwise by /Rotate, width and
+height swapped for 90 and 270. `PageFrame` maps points and boxes into it; `chars.py`
+(characters), `tables/rulings.py` (table rulings) and `pdfminer_fallback.py` (the pdfminer
+fallback) use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class PageFrame:
+    """The frame a page is read in: the page's visible box (`left`, `bottom`, `right`,
+    `top`, PDF user space of the unrotated page) turned clockwise by `rotation` degrees
+    (0, 90, 180 or 270; normally the page's /Rotate). `width`/`height` are the frame's
+    (swapped for 90/270); mapped boxes are points with a top-left origin."""
+
+    rotation: int
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+    @classmethod
+    def of_page(cls, page) -> "PageFrame":
+        """The displayed frame of a pypdfium2 page: its bounding box (crop box clipped to
+        the media box) turned by its /Rotate."""
+        left, bottom, right, top = page.get_bbox()
+        return cls(page.get_rotation() % 360, left, bottom, right, top)
+
+    def turned(self, rotation: int) -> "PageFrame":
+        return PageFrame(rotation % 360, self.left, self.bottom, self.right, self.top)
+
+    @property
+    def width(self) -> float:
+        return self.top - self.bottom if self.rotation in (90, 270) else self.right - self.left
+
+    @property
+    def height(self) -> float:
+        return self.right - self.left if self.rotation in (90, 270) else self.top - self.bottom
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        """A user-space point -> (x, y) in the frame, y growing downwards."""
+        r = self.rotation
+        if r == 0:
+            return x - self.left, self.top - y
+        if r == 90:
+            return y - self.bottom, x - self.left
+        if r == 180:
+            return self.right - x, y - self.bottom
+        return self.top - y, self.right - x
+
+    def up_point(self, x: float, y: float) -> tuple[float, float]:
+        """A user-space point -> (x, y) in the frame with y growing upwards from its
+        bottom edge (`height - point(x, y)[1]`); user space itself on an unrotated page
+        with its box at the origin."""
+        r = self.rotation
+        if r == 0:
+            return x - self.left, y - self.bottom
+        if r == 90:
+            return y - self.bottom, self.right - x
+        if r == 180:
+            return self.right - x, self.top - y
+        return self.top - y, x - self.left
+
+    def box(self, left: float, bottom: float, right: float, top: float) -> tuple[float, float, float, float]:
+        """A user-space box -> (x0, top, x1, bottom) in the frame."""
+        r = self.rotation
+        if r == 0:
+            return left - self.left, self.top - top, right - self.left, self.top - bottom
+        if r == 90:
+            return bottom - self.bottom, left - self.left, top - self.bottom, right - self.left
+        if r == 180:
+            return self.right - right, bottom - self.bottom, self.right - left, top - self.bottom
+        return self.top - top, self.right - right, self.top - bottom, self.right - left
+
+    def is_rotated(self, a: float, b: float) -> bool:
+        """Whether a baseline running along user-space direction (a, b) is not upright
+        left-to-right text in this frame (it then never joins horizontal text)."""
+        return baseline_is_rotated(self.rotation, a, b)
+
+
+def baseline_is_rotated(rotation: int, a: float, b: float) -> bool:
+    """`PageFrame.is_rotated` for a frame turned by `rotation` degrees clockwise."""
+    if rotation == 90:
+        a, b = b, -a
+    elif rotation == 180:
+        a, b = -a, -b
+    elif rotation == 270:
+        a, b = -b, a
+    return abs(b) > 0.1 * (abs(a) + 1e-9) or a < 0

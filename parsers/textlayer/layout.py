@@ -1,0 +1,163 @@
+"""Per-page passes: what one page holds (`PageLayout`) and its body in reading order.
+
+`pdfium_page_to_layout` runs once per page while the PDF is open: characters ->
+segments, the drawing facts, and, only on pages that draw enough rulings, ruled tables
+(pdfplumber's table algorithm on pypdfium2's edges, see `tables/rulings.py`). Characters and
+rulings are taken into the frame the page is read in (`frames.PageFrame`: the displayed
+frame, /Rotate applied), so everything after works as on an unrotated page and
+`PageLayout.width`/`height` and every box are in that frame.
+`layout_to_blocks` runs after the document-wide furniture decision: it removes
+furniture lines, stands each table in for its cells, finds tables without rulings and
+cuts the rest into reading-order blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from parsers.tables.grid import TableFound
+from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
+from parsers.tables.unruled import lines_to_unruled_tables, table_to_segment
+from parsers.textlayer.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
+from parsers.textlayer.chars import Char, Segment, chars_to_segments, page_to_chars
+
+
+@dataclass(slots=True)
+class PageLayout:
+    """`width`/`height` and all boxes: points, top-left origin, in the frame the page is
+    read in; `rotation`: that frame's clockwise turn of the unrotated page (degrees), the
+    page's /Rotate unless its text runs mostly sideways (`turned` then says by how much the
+    reading frame turns the displayed one)."""
+
+    page_no: int
+    width: float
+    height: float
+    segments: list[Segment] = field(default_factory=list)
+    rotated: list[Segment] = field(default_factory=list)
+    tables: list[TableFound] = field(default_factory=list)
+    image_area_ratio: float = 0.0
+    text: str = ""
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    rotation: int = 0
+    turned: int = 0  # clockwise degrees the reading frame turns the displayed one (sideways text)
+
+
+def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayout:
+    """Read page `index` (0-based) with pypdfium2; the page is closed before returning."""
+    page = document[index]
+    try:
+        displayed = page.get_rotation() % 360
+        textpage = page.get_textpage()
+        try:
+            chars, frame = page_to_chars(page, textpage)
+        finally:
+            textpage.close()
+        width, height = frame.width, frame.height
+        facts = page_to_drawing_facts(page, width, height)
+        if frame.rotation in (90, 270):  # counted in unrotated space: a turned page's rows are its columns
+            facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
+        tables = []
+        if detect_tables and facts.may_hold_ruled_table and chars:
+            tables = pdfium_page_to_tables(page, chars, frame)  # rulings.page_to_edges takes the frame
+    finally:
+        page.close()
+    layout = chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
+    layout.rotation = frame.rotation
+    layout.turned = (frame.rotation - displayed) % 360
+    return layout
+
+
+def chars_to_layout(
+    chars: list[Char],
+    page_no: int,
+    width: float,
+    height: float,
+    *,
+    image_area_ratio: float = 0.0,
+    tables: list[TableFound] | None = None,
+    warnings: list[str] | None = None,
+) -> PageLayout:
+    """A page's `PageLayout` from its characters (points, top-left origin), whichever
+    reader produced them (pypdfium2 here, pdfminer in `pdfminer_fallback`): segments drawn
+    wholly off the page dropped, rotated segments set apart, margin line numbers
+    stripped, upright segments grouped into lines. `layout.text` keeps every on-page
+    segment (rotated ones too), one per line, for the text-layer verdict."""
+    segments = [s for s in chars_to_segments(chars) if _on_page(s, width, height)]
+    layout = PageLayout(
+        page_no=page_no,
+        width=width,
+        height=height,
+        segments=strip_line_numbers([s for s in segments if not s.rotated]),
+        rotated=[s for s in segments if s.rotated],
+        image_area_ratio=image_area_ratio,
+        tables=list(tables or []),
+        warnings=list(warnings or []),
+    )
+    layout.text = "\n".join(s.text for s in segments)
+    layout.lines = segments_to_lines(layout.segments)
+    return layout
+
+
+def _on_page(segment: Segment, width: float, height: float) -> bool:
+    """False for text drawn wholly outside the visible page (clipped away by the viewer)."""
+    return segment.x1 > 0 and segment.x0 < width and segment.bottom > 0 and segment.top < height
+
+
+def strip_line_numbers(segments: list[Segment]) -> list[Segment]:
+    """Without margin line numbers (transcripts, legal drafts): small integers standing
+    left of all other text on at least 5 lines, increasing down the page."""
+    numbers = [s for s in segments if s.text.isdigit() and len(s.text) <= 3]
+    if len(numbers) < 5:
+        return segments
+    others = [s for s in segments if not (s.text.isdigit() and len(s.text) <= 3)]
+    if not others:
+        return segments
+    text_left = min(s.x0 for s in others)
+    margin = [s for s in numbers if s.x1 < text_left - 2]
+    values = [int(s.text) for s in sorted(margin, key=lambda s: s.top)]
+    if len(margin) < 5 or values != sorted(values):
+        return segments
+    drop = {id(s) for s in margin}
+    return [s for s in segments if id(s) not in drop]
+
+
+def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tables: bool) -> list[Block]:
+    """Reading-order blocks of the page body; a table is one block with `tag["table"]`."""
+    segments = [s for line in body for s in line.segments]
+    tables = list(layout.tables)
+    if tables:
+        segments = [s for s in segments if not any(_inside(s, t.bbox) for t in tables)]
+    lines = segments_to_lines(segments)
+    if detect_tables:
+        for start, end, table in reversed(lines_to_unruled_tables(lines, em)):
+            tables.append(table)
+            del lines[start:end]
+        segments = [s for line in lines for s in line.segments]
+    segments += [table_to_segment(t, em) for t in tables]
+    if not segments:
+        return []
+    blocks: list[Block] = []
+    for region in lines_to_regions(segments_to_lines(segments), em):
+        pending: list[Line] = []
+        for line in region:
+            table_segment = next((s for s in line.segments if "table" in s.tag), None)
+            if table_segment is None:
+                pending.append(line)
+                continue
+            blocks.extend(region_to_blocks(pending, em))
+            pending = []
+            rest = [s for s in line.segments if s is not table_segment]
+            block = Block([line], kind="table", tag={"table": table_segment.tag["table"]})
+            blocks.append(block)
+            if rest:
+                blocks.extend(region_to_blocks(segments_to_lines(rest), em))
+        blocks.extend(region_to_blocks(pending, em))
+    return blocks
+
+
+def _inside(segment: Segment, bbox: tuple[float, float, float, float]) -> bool:
+    x0, top, x1, bottom = bbox
+    mx, my = (segment.x0 + segment.x1) / 2, (segment.top + segment.bottom) / 2
+    return x0 - 1 <= mx <= x1 + 1 and top - 1 <= my <= bottom + 1

@@ -1,0 +1,24 @@
+"""Where the tests find their PDFs, defined once.
+
+- `FIXTURES`: the small generated PDFs in this repository, with their ground truth.
+- `CORPUS`: the real documents in `../shared/corpus` beside the checkout, or the folder named by
+  the environment variable `INGEST_TEST_CORPUS` (to run the corpus tests on other documents).
+  A test that needs a corpus file skips, naming the folder, when the file is not there.
+- `BENCH`: `../shared/bench` (ICDAR 2013, FinanceBench, Docling ground truth).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+CORPUS = Path(os.environ.get("INGEST_TEST_CORPUS") or ROOT.parent / "shared" / "corpus")
+BENCH = ROOT.parent / "shared" / "bench"
+
+
+def non_empty(items: list, what: str) -> list:
+    """`items`, failing at collection when empty: a loop over nothing would pass by testing nothing."""
+    assert items, f"no {what} found: the tests would check nothing"
+    return items
