@@ -29,6 +29,13 @@ class ConfigError(IngestError):
     stage = "config"
 
 
+class DiscoverError(IngestError):
+    """An input entry cannot be read as a PDF file: a symlink loop or dangling link, no read
+    permission, a FIFO or device, or a folder that cannot be listed."""
+
+    stage = "discover"
+
+
 class ParseError(IngestError):
     """A PDF could not be parsed: not a PDF, encrypted, empty, truncated, or every page failed."""
 
