@@ -100,9 +100,11 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     """process_document with the soft time limit; every exception becomes a Failure.
     `job`: a Job, or just the path (the file is then hashed by the parser)."""
     from ingest.pipeline.document import process_document
+    from parsers.pdf_info import reset_pdfium
 
     path, sha256 = (job, None) if isinstance(job, str) else job
     started = time.monotonic()
+    reset_pdfium()  # no pdfium state from the worker's previous document (same chunks alone or in a batch)
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
     try:
