@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 import typer
 from rich import box
@@ -111,13 +114,40 @@ def exit_code_for(error: IngestError) -> int:
 def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """One library call; our exceptions become `error: ...` on stderr and the matching exit code."""
     try:
-        return function(*args, **kwargs)
+        with _signals_as_interrupt():
+            return function(*args, **kwargs)
     except IngestError as error:
         say(f"error: {error}", stderr=True)
         raise typer.Exit(exit_code_for(error)) from None
-    except KeyboardInterrupt:
-        say("interrupted: documents already stored are complete; the next run finishes the job", stderr=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as interrupt:
+        number = getattr(interrupt, "signal_number", signal.SIGINT)
+        say(
+            f"interrupted ({signal.Signals(number).name}): documents already stored are complete; "
+            "the next run finishes the job",
+            stderr=True,
+        )
+        raise typer.Exit(128 + number) from None
+
+
+@contextmanager
+def _signals_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a service manager stopping the job) and SIGHUP (the terminal closed) raise
+    `Terminated`, a KeyboardInterrupt, so they end a command the way Ctrl-C does: lock released,
+    run marked interrupted, one line on stderr. Previous handlers come back afterwards."""
+    from ingest.contracts.errors import Terminated
+
+    def on_signal(number: int, _frame) -> None:
+        raise Terminated(number, signal.Signals(number).name)
+
+    if threading.current_thread() is not threading.main_thread():  # signal handlers: main thread only
+        yield
+        return
+    previous = {number: signal.signal(number, on_signal) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 @app.command()

@@ -82,6 +82,15 @@ class QueryError(StorageError):
     stage = "query"
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: handled exactly like Ctrl-C (a KeyboardInterrupt), so the lock
+    is released and the run closed as `interrupted`. `signal_number` gives the exit code 128+N."""
+
+    def __init__(self, signal_number: int, name: str) -> None:
+        super().__init__(f"{name} received")
+        self.signal_number = signal_number
+
+
 class SoftTimeout(BaseException):
     """The soft time limit expired. A BaseException (like KeyboardInterrupt), so the
     `except Exception` with which parsers record one bad page cannot swallow it and go on

@@ -81,7 +81,10 @@ class Job(NamedTuple):
 
 def _worker_init(parent_pid: int, parent_start: str | None) -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+    # The parent handles Ctrl-C, SIGTERM and SIGHUP (sent to the whole group or cgroup too) and
+    # stops the pool: a worker dying first would make its document look failed.
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_IGN)
     threading.Thread(
         target=_exit_when_orphaned, args=(parent_pid, parent_start), daemon=True, name="orphan-watch"
     ).start()
