@@ -111,11 +111,19 @@ def evaluate(
     )
 
 
-def query(db: str, sql: str, parameters: dict | list | None = None) -> QueryResult:
-    """`ingest query`: one SQL statement on a read-only connection."""
+def query(db: str, sql: str, parameters: dict | list | None = None, timeout: float | None = None) -> QueryResult:
+    """One SQL statement on a read-only connection, every row collected (`timeout`: seconds, None = no limit)."""
     from storage.query import run_query
 
-    return run_query(db, sql, parameters)
+    return run_query(db, sql, parameters, timeout)
+
+
+def stream_query(db: str, sql: str, parameters: dict | list | None = None, timeout: float | None = 60.0):
+    """`ingest query`: a context manager yielding the statement's columns and a row iterator
+    (streamed, never held whole); QueryError after `timeout` seconds, KeyboardInterrupt on Ctrl-C."""
+    from storage.query import stream_query as stream
+
+    return stream(db, sql, parameters, timeout)
 
 
 class ElementView(BaseModel):
@@ -310,6 +318,7 @@ __all__ = [  # noqa: F822
     "EvalReport",
     "PipelineSettings",
     "QueryResult",
+    "stream_query",
     "ReprocessResult",
     "RunHistory",
     "RunSummary",

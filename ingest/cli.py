@@ -310,30 +310,53 @@ def query(
     sql: str = typer.Argument(..., help='One SQL statement, e.g. "select id, title from documents".'),
     db: str = DbOption,
     output: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
+    timeout: float = typer.Option(
+        60.0, "--timeout", help="Seconds the statement may run before it is stopped (a finite number > 0)."
+    ),
 ) -> None:
     """Run read-only SQL: the connection cannot write (INSERT, UPDATE, DELETE, DROP, ATTACH fail).
 
+    Rows are streamed as they come; the statement stops after --timeout seconds or on Ctrl-C.
+    Blobs print as `blob(N bytes) base64:...`. The table format shows the first 1000 rows.
     Tables: documents, pages, elements, chunks, chunks_fts (FTS5), runs, run_items, eval_runs.
     Example: ingest query "select c.id, bm25(chunks_fts) from chunks_fts join chunks c on c.id =
     chunks_fts.rowid where chunks_fts match 'whitefly' order by 2 limit 5"
     """
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
-    result = call(api.query, db, sql)
-    if output is Format.json:
-        from storage.query import result_to_json
+    if not 0 < timeout < float("inf"):
+        say(f"error: [config] --timeout must be a finite number of seconds > 0, not {timeout}", stderr=True)
+        raise typer.Exit(EXIT_USAGE)
+    call(_print_query, api, db, sql, output, timeout)
 
-        sys.stdout.write(result_to_json(result) + "\n")
-    elif output is Format.csv:
-        from storage.query import result_to_csv
 
-        sys.stdout.write(result_to_csv(result))
+#: Rows the table format prints (it must lay out all its rows at once); csv and json print every row.
+TABLE_ROWS = 1000
+
+
+def _print_query(api, db: str, sql: str, output: Format, timeout: float) -> None:
+    from storage.query import value_to_text, write_csv, write_json
+
+    with api.stream_query(db, sql, timeout=timeout) as stream:
+        if output is Format.json:
+            write_json(stream.columns, stream.rows, sys.stdout)
+            return
+        if output is Format.csv:
+            write_csv(stream.columns, stream.rows, sys.stdout)
+            return
+        table = Table(*stream.columns, show_lines=False)
+        shown, more = 0, False
+        for row in stream.rows:
+            if shown == TABLE_ROWS:
+                more = True
+                break
+            table.add_row(*("NULL" if value is None else str(value_to_text(value)) for value in row))
+            shown += 1
+    _console().print(table)
+    if more:
+        say(f"first {TABLE_ROWS} row(s) shown; use --format csv or json for all", stderr=True)
     else:
-        table = Table(*result.columns, show_lines=False)
-        for row in result.rows:
-            table.add_row(*("NULL" if value is None else str(value) for value in row))
-        _console().print(table)
-        say(f"{len(result.rows)} row(s)", stderr=True)
+        say(f"{shown} row(s)", stderr=True)
 
 
 @app.command()
