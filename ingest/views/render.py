@@ -82,7 +82,7 @@ def render_document(
         folder.mkdir(parents=True, exist_ok=True)
         for page in pages:
             page.path = folder / f"{stored.id}-p{page.page_no}.png"
-            page.image.save(page.path, optimize=True)
+            page.image.save(page.path, compress_level=6)  # optimize=True costs ~5x the time for ~10% size
     return pages
 
 
