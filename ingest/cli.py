@@ -19,13 +19,14 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 import typer
 from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from ingest.contracts.errors import (
     ConfigError,
@@ -49,6 +50,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 #: Width of tables written to a pipe or a log file (no terminal, no COLUMNS): rich would
@@ -58,15 +60,34 @@ PIPE_WIDTH = 240
 
 
 def _console(stderr: bool = False) -> Console:
-    # Built per call so COLUMNS and the current sys.stdout/sys.stderr are honoured (tests, pipes).
+    """A console that prints every string literally: no markup, no emoji codes, no highlighting.
+
+    Cells hold stored text and user SQL results, where `[b]`, `[bold]x[/bold]` or `:memo:` are
+    data (a clause "54954.3[b]", a snippet marker), so rich must not read them as markup.
+    Built per call so COLUMNS and the current sys.stdout/sys.stderr are honoured (tests, pipes).
+    """
     stream = sys.stderr if stderr else sys.stdout
     piped = not (hasattr(stream, "isatty") and stream.isatty()) and "COLUMNS" not in os.environ
-    return Console(stderr=stderr, width=PIPE_WIDTH if piped else None)
+    return Console(stderr=stderr, width=PIPE_WIDTH if piped else None, markup=False, emoji=False, highlight=False)
 
 
 def say(text: str, *, stderr: bool = False) -> None:
     """One plain line (no rich markup, no hard wrapping: paths and messages stay greppable)."""
     _console(stderr).print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def literal_table(*columns: str, title: str | None = None, **options: Any) -> Table:
+    """A rich Table whose title and headers are printed as given. Cells go in through
+    `add_literal_row`: rich reads a plain `str` as markup, so `[b]`, `[bold]x[/bold]` or the
+    `[`...`]` of an FTS5 snippet would vanish from what the user sees."""
+    table = Table(title=Text(title) if title else None, **options)
+    for name in columns:
+        table.add_column(Text(name))
+    return table
+
+
+def add_literal_row(table: Table, values: Iterable[str]) -> None:
+    table.add_row(*(Text(value) for value in values))
 
 
 DbOption = typer.Option(
@@ -173,12 +194,12 @@ class _progress:
             None
             if quiet
             else Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
-                TextColumn("{task.fields[last]}"),
+                TextColumn("{task.fields[last]}", markup=False),
                 console=_console(stderr=True),
                 transient=False,
             )
@@ -299,9 +320,9 @@ def query(
 
         sys.stdout.write(result_to_csv(result))
     else:
-        table = Table(*result.columns, show_lines=False)
+        table = literal_table(*result.columns, show_lines=False)
         for row in result.rows:
-            table.add_row(*("NULL" if value is None else str(value) for value in row))
+            add_literal_row(table, ("NULL" if value is None else str(value) for value in row))
         _console().print(table)
         say(f"{len(result.rows)} row(s)", stderr=True)
 
@@ -327,13 +348,13 @@ def show(
     if view.error:
         say(f"error: {view.error}")
     say(f"metadata: {json.dumps(view.metadata, ensure_ascii=False)}")
-    elements = Table("#", "page", "type", "chars", "text", title="elements", title_justify="left")
+    elements = literal_table("#", "page", "type", "chars", "text", title="elements", title_justify="left")
     for element in view.elements:
         kind = element.type + (f" h{element.heading_level}" if element.heading_level else "")
         span = "-" if element.char_start is None else f"{element.char_start}-{element.char_end}"
-        elements.add_row(str(element.seq), str(element.page), kind, span, _clip(element.text, width))
+        add_literal_row(elements, (str(element.seq), str(element.page), kind, span, _clip(element.text, width)))
     _console().print(elements)
-    chunks = Table(
+    chunks = literal_table(
         "#",
         "kind",
         "parent",
@@ -348,17 +369,20 @@ def show(
         title_justify="left",
     )
     for chunk in view.chunks:
-        chunks.add_row(
-            str(chunk.seq),
-            chunk.kind,
-            "" if chunk.parent_seq is None else str(chunk.parent_seq),
-            chunk.pages,
-            f"{chunk.token_count}{' !' if chunk.over_embedding_limit else ''}",
-            chunk.language or "",
-            _span_list(chunk.element_seqs),
-            chunk.starts,
-            chunk.ends,
-            _clip(chunk.body, width),
+        add_literal_row(
+            chunks,
+            (
+                str(chunk.seq),
+                chunk.kind,
+                "" if chunk.parent_seq is None else str(chunk.parent_seq),
+                chunk.pages,
+                f"{chunk.token_count}{' !' if chunk.over_embedding_limit else ''}",
+                chunk.language or "",
+                _span_list(chunk.element_seqs),
+                chunk.starts,
+                chunk.ends,
+                _clip(chunk.body, width),
+            ),
         )
     _console().print(chunks)
 
@@ -386,22 +410,25 @@ def runs(
     if as_json:
         sys.stdout.write(history.model_dump_json(indent=2) + "\n")
         return
-    table = Table(
+    table = literal_table(
         "run", "command", "started", "status", "new", "changed", "unchanged", "removed", "failed", "chunks", "seconds"
     )
     for info in history.runs:
-        table.add_row(
-            str(info.id),
-            info.command,
-            info.started_at[:19],
-            info.status,
-            str(info.new),
-            str(info.changed),
-            str(info.unchanged),
-            str(info.removed),
-            str(info.failed),
-            str(info.chunks_written),
-            "" if info.seconds is None else f"{info.seconds:.1f}",
+        add_literal_row(
+            table,
+            (
+                str(info.id),
+                info.command,
+                info.started_at[:19],
+                info.status,
+                str(info.new),
+                str(info.changed),
+                str(info.unchanged),
+                str(info.removed),
+                str(info.failed),
+                str(info.chunks_written),
+                "" if info.seconds is None else f"{info.seconds:.1f}",
+            ),
         )
     _console().print(table)
     for item in history.last_run_problems:

@@ -1,0 +1,75 @@
+"""What the CLI shows is what is stored: literal cells, plain flags, truthful runs (issue 16)."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ingest.cli import app
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_pipeline import make_pdf  # noqa: E402
+
+runner = CliRunner()
+QUIET_RUN = ("--workers", "0", "--ocr", "never", "-q")
+
+HOSTILE = ["[bold]x[/bold]", "[b]", "section 54954.3[b]", "[income]", "[/]", "\\[x]", "[link=http://a]y[/link]"]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("ops")
+    make_pdf(
+        root / "pdfs" / "brown act.pdf",
+        "Brown act [b]",
+        ["Notice is given under section 54954.3[b] of the code.", "Whitefly [income] is [bold]rare[/bold]."],
+    )
+    path = root / "i.db"
+    result = runner.invoke(app, ["run", str(root / "pdfs"), "--db", str(path), *QUIET_RUN])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_query_table_prints_every_cell_and_header_literally(db):
+    sql = "select " + ", ".join(f"'{value}' as \"{value}\"" for value in HOSTILE)
+    result = runner.invoke(app, ["query", sql, "--db", str(db)], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    header, row = [line for line in result.stdout.splitlines() if "[" in line][:2]
+    for value in HOSTILE:
+        assert value in header and value in row, (value, result.stdout)
+
+
+def test_fts_snippet_keeps_its_brackets(db):
+    # the README's search recipe: the matched word is marked with [ and ]
+    sql = "select snippet(chunks_fts, 0, '[', ']', '…', 8) from chunks_fts where chunks_fts match 'whitefly'"
+    result = runner.invoke(app, ["query", sql, "--db", str(db)], env={"COLUMNS": "300"})
+    assert result.exit_code == 0
+    assert "[Whitefly]" in result.stdout, result.stdout
+
+
+def test_show_prints_stored_text_literally(db):
+    doc_id = sqlite3.connect(db).execute("select id from documents").fetchone()[0]
+    result = runner.invoke(app, ["show", doc_id, "--db", str(db), "--width", "200"], env={"COLUMNS": "400"})
+    assert result.exit_code == 0
+    for value in ("54954.3[b]", "[income]", "[bold]rare[/bold]"):
+        assert value in result.stdout, (value, result.stdout)
+
+
+@pytest.mark.parametrize("command", ["run", "reprocess", "show", "runs", "query"])
+def test_help_shows_flags_without_a_value(command):
+    result = runner.invoke(app, [command, "--help"])
+    assert result.exit_code == 0
+    assert "<bool>" not in result.output
+    assert "--help " in result.output or "--help\n" in result.output
+
+
+def test_force_is_a_plain_flag(db):
+    folder = Path(sqlite3.connect(db).execute("select source_path from documents").fetchone()[0]).parent
+    again = runner.invoke(app, ["run", str(folder), "--db", str(db), "--force", *QUIET_RUN])
+    assert again.exit_code == 0, again.output
+    outcome = sqlite3.connect(db).execute("select outcome from run_items order by id desc limit 1").fetchone()[0]
+    assert outcome == "changed"  # --force re-processed the unchanged file
