@@ -4,7 +4,8 @@ The CLI builds no SQL except the user's own in `query`. Our exceptions become a 
 message on stderr and an exit code:
 
     0  ok
-    1  the run finished but at least one document failed (the count is printed)
+    1  the run finished but a file under the given paths is failed: it failed in this run, or it
+       failed earlier and is unchanged since (not retried); 0 only when every file is stored
     2  usage or configuration error (bad option, config file, missing path, OCR not installed)
     3  the database is locked by another running `ingest run`/`reprocess`
     4  the database cannot be opened, or its schema version is not this program's
@@ -45,8 +46,8 @@ EXIT_OK, EXIT_FAILED_DOCUMENTS, EXIT_USAGE, EXIT_LOCKED, EXIT_DATABASE, EXIT_NOT
 
 app = typer.Typer(
     help="Turn folders of PDFs into retrieval-ready chunks in one SQLite file, and read them with SQL.\n\n"
-    "Exit codes: 0 ok; 1 some documents failed; 2 usage/config error; 3 database locked by another run; "
-    "4 database/schema error; 5 document not found; 6 query error or write refused.",
+    "Exit codes: 0 ok; 1 a file under the paths is failed (now or still); 2 usage/config error; "
+    "3 database locked by another run; 4 database/schema error; 5 document not found; 6 query error or write refused.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -163,7 +164,8 @@ def run(
 
     Idempotent: a second run over unchanged files parses nothing. Each document is replaced in
     one transaction; a failing file is recorded (see `ingest runs`) and the run goes on.
-    Exit code 1 when any document failed.
+    Exit code 1 while any file under PATHS is failed, in this run or unchanged since an earlier
+    failure (so a cron alert repeats until the file is fixed, replaced or removed).
     """
     with _progress(quiet) as observer:
         from ingest import api  # here, not at the top: `ingest --help` loads no library
@@ -181,8 +183,14 @@ def run(
             ocr_lang=ocr_lang,
         )
     _print_summary(summary)
-    if summary.failed:
-        say(f"error: {len(summary.failed)} document(s) failed; details: `ingest runs --db {db}`", stderr=True)
+    still = summary.counts.get("still_failed", 0)
+    if summary.failed or still:
+        # still-failed files keep the exit code at 1, so a cron alert repeats until they are fixed
+        say(
+            f"error: {len(summary.failed)} document(s) failed in this run, {still} still failed from earlier "
+            f"runs; details: `ingest runs --db {db}`",
+            stderr=True,
+        )
         raise typer.Exit(EXIT_FAILED_DOCUMENTS)
 
 

@@ -73,3 +73,40 @@ def test_force_is_a_plain_flag(db):
     assert again.exit_code == 0, again.output
     outcome = sqlite3.connect(db).execute("select outcome from run_items order by id desc limit 1").fetchone()[0]
     assert outcome == "changed"  # --force re-processed the unchanged file
+
+
+def test_a_mistyped_path_writes_nothing(tmp_path):
+    db = tmp_path / "i.db"
+    result = runner.invoke(app, ["run", str(tmp_path / "nonexistent"), "--db", str(db), *QUIET_RUN])
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+    assert not db.exists()  # no database file, so no run row either
+
+
+def test_a_mistyped_path_adds_no_run_row(db):
+    before = sqlite3.connect(db).execute("select count(*) from runs").fetchone()[0]
+    result = runner.invoke(app, ["run", "/nonexistent/", "--db", str(db)])
+    assert result.exit_code == 2
+    assert sqlite3.connect(db).execute("select count(*) from runs").fetchone()[0] == before
+    assert "finding and hashing" not in result.output  # no stray progress bar
+
+
+def test_an_interrupted_run_records_what_it_stored(tmp_path):
+    from ingest import api
+
+    for name in ("a", "b", "c"):
+        make_pdf(tmp_path / "pdfs" / f"{name}.pdf", f"Manual {name}", [f"Paragraph about {name} and pests."])
+    db = tmp_path / "i.db"
+    seen = []
+
+    def stop_after_two(event, value):
+        if event == "item":
+            seen.append(value)
+            if len(seen) == 2:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        api.run([str(tmp_path / "pdfs")], db=str(db), workers=0, ocr="never", observer=stop_after_two)
+    status, new, chunks = sqlite3.connect(db).execute("select status, new, chunks_written from runs").fetchone()
+    stored = sqlite3.connect(db).execute("select count(*), sum(chunk_count) from documents").fetchone()
+    assert status == "interrupted"
+    assert (new, chunks) == stored and new == 2

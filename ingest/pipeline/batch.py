@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ingest.contracts.errors import DocumentNotFoundError, IngestError, StorageError
-from ingest.pipeline.discover import Classified, classify
+from ingest.pipeline.discover import Classified, check_input_paths, classify
 from ingest.pipeline.document import ProcessedDocument
 from ingest.pipeline.enrich import check_languages
 from ingest.pipeline.settings import PIPELINE_VERSION, PipelineSettings
@@ -250,6 +250,7 @@ def run_pipeline(
     settings = PipelineSettings.resolve(settings)
     started = time.monotonic()
     check_setup(settings)
+    check_input_paths(paths)
     names = [normalise_source_path(path) for path in paths]
     with _database(db, settings.store.db) as database, _locked_run(database, "run", names, settings) as run_id:
         if observer:

@@ -44,6 +44,14 @@ class Classified(BaseModel):
     rules_hash: str | None = None
 
 
+def check_input_paths(paths: list[str | os.PathLike]) -> None:
+    """ConfigError for the first path that does not exist: called before the database is opened,
+    so a mistyped path writes nothing (no database file, no run row)."""
+    for root in paths:
+        if not Path(root).expanduser().exists():
+            raise ConfigError("input path does not exist (nothing was changed)", path=str(root))
+
+
 def find_pdfs(paths: list[str | os.PathLike]) -> list[str]:
     """Every `*.pdf` (any case) under the given folders, plus the given files whatever their name;
     normalised, de-duplicated, sorted. ConfigError for a path that does not exist."""
