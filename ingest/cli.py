@@ -276,10 +276,15 @@ def reprocess(
     timeout: Optional[float] = typer.Option(None, "--timeout", min=1, help="Seconds before the document is failed."),
     ocr: Optional[OcrMode] = typer.Option(None, "--ocr", help="When to OCR pages."),
     ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
+    unpin: bool = typer.Option(
+        False, "--unpin", help="Clear the settings pinned by earlier reprocess options; start from the defaults."
+    ),
 ) -> None:
     """Parse and chunk one document again, atomically, even if unchanged; print chunk counts before/after.
 
     Uses the settings stored with the document, then --config, then the options given here.
+    --ocr and --ocr-lang stay pinned to the document: nightly runs keep them (and do not count
+    them as a change) until `ingest reprocess DOC --unpin`. `ingest show` lists them.
     """
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
@@ -291,6 +296,7 @@ def reprocess(
         timeout=timeout,
         ocr=ocr.value if ocr else None,
         ocr_lang=ocr_lang,
+        unpin=unpin,
     )
     item = result.item
     if item.outcome == "failed":
@@ -356,6 +362,11 @@ def show(
     if view.error:
         say(f"error: {view.error}")
     say(f"metadata: {json.dumps(view.metadata, ensure_ascii=False)}")
+    if view.pinned_settings:
+        say(
+            f"pinned settings (from `ingest reprocess`; clear with --unpin): "
+            f"{json.dumps(view.pinned_settings, ensure_ascii=False)}"
+        )
     elements = literal_table("#", "page", "type", "chars", "text", title="elements", title_justify="left")
     for element in view.elements:
         kind = element.type + (f" h{element.heading_level}" if element.heading_level else "")

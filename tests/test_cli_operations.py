@@ -110,3 +110,53 @@ def test_an_interrupted_run_records_what_it_stored(tmp_path):
     stored = sqlite3.connect(db).execute("select count(*), sum(chunk_count) from documents").fetchone()
     assert status == "interrupted"
     assert (new, chunks) == stored and new == 2
+
+
+def _sources(db: Path) -> set[str]:
+    return {source for (source,) in sqlite3.connect(db).execute("select text_source from pages")}
+
+
+def test_reprocess_options_stay_pinned_until_unpinned(tmp_path):
+    make_pdf(tmp_path / "pdfs" / "scan.pdf", "Pest notice", ["Spray neem oil against whitefly at dusk."])
+    db = tmp_path / "i.db"
+    nightly = ["run", str(tmp_path / "pdfs"), "--db", str(db), "--workers", "0", "-q"]
+    assert runner.invoke(app, nightly).exit_code == 0
+    doc_id = sqlite3.connect(db).execute("select id from documents").fetchone()[0]
+    assert _sources(db) == {"text_layer"}
+
+    assert runner.invoke(app, ["reprocess", doc_id, "--db", str(db), "--ocr", "always"]).exit_code == 0
+    assert _sources(db) == {"ocr"}
+    shown = runner.invoke(app, ["show", doc_id, "--db", str(db)], env={"COLUMNS": "300"})
+    assert "pinned settings" in shown.stdout and '"always"' in shown.stdout
+
+    again = runner.invoke(app, nightly)  # the nightly run neither counts the pin as a change nor undoes it
+    assert again.exit_code == 0
+    outcome = sqlite3.connect(db).execute("select outcome from run_items order by id desc limit 1").fetchone()[0]
+    assert outcome == "unchanged" and _sources(db) == {"ocr"}
+    assert runner.invoke(app, [*nightly, "--force"]).exit_code == 0
+    assert _sources(db) == {"ocr"}  # a forced run processes the document with its pinned settings
+
+    assert runner.invoke(app, ["reprocess", doc_id, "--db", str(db), "--unpin"]).exit_code == 0
+    assert _sources(db) == {"text_layer"}
+    assert "pinned settings" not in runner.invoke(app, ["show", doc_id, "--db", str(db)]).stdout
+    assert runner.invoke(app, nightly).exit_code == 0
+    outcome = sqlite3.connect(db).execute("select outcome from run_items order by id desc limit 1").fetchone()[0]
+    assert outcome == "unchanged"
+
+
+def test_a_version_1_database_is_migrated_in_place(tmp_path):
+    from storage import open_database
+
+    make_pdf(tmp_path / "pdfs" / "a.pdf", "Manual", ["Text."])
+    db = tmp_path / "i.db"
+    assert runner.invoke(app, ["run", str(tmp_path / "pdfs"), "--db", str(db), *QUIET_RUN]).exit_code == 0
+    with sqlite3.connect(db) as connection:  # what version 1 looked like
+        connection.execute("alter table documents drop column pinned_settings")
+        connection.execute("update meta set value = '1' where key = 'schema_version'")
+    doc_id = sqlite3.connect(db).execute("select id from documents").fetchone()[0]
+    refused = runner.invoke(app, ["show", doc_id, "--db", str(db)])  # a reader does not migrate
+    assert refused.exit_code == 4 and "migrates it in place" in refused.stderr
+    open_database(db).close()
+    connection = sqlite3.connect(db)
+    assert connection.execute("select value from meta where key = 'schema_version'").fetchone() == ("2",)
+    assert connection.execute("select count(*), count(pinned_settings) from documents").fetchone() == (1, 0)
