@@ -226,7 +226,8 @@ class _progress:
         elif event == "start":
             if self.task is not None:
                 self.bar.remove_task(self.task)
-            self.task = self.bar.add_task("ingesting", total=value, last="")
+            # nothing to parse (every file unchanged): no "0/0" bar, the summary says it all
+            self.task = self.bar.add_task("ingesting", total=value, last="") if value else None
         elif event == "item" and self.task is not None:
             self.bar.update(self.task, advance=1, last=f"{value.outcome}: {Path(value.path).name}")
 

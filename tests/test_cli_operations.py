@@ -160,3 +160,11 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path):
     connection = sqlite3.connect(db)
     assert connection.execute("select value from meta where key = 'schema_version'").fetchone() == ("2",)
     assert connection.execute("select count(*), count(pinned_settings) from documents").fetchone() == (1, 0)
+
+
+def test_an_all_unchanged_run_shows_no_empty_bar(db):
+    folder = Path(sqlite3.connect(db).execute("select source_path from documents").fetchone()[0]).parent
+    result = runner.invoke(app, ["run", str(folder), "--db", str(db), "--workers", "0", "--ocr", "never"])
+    assert result.exit_code == 0
+    assert "0/0" not in result.output and "ingesting" not in result.output
+    assert "unchanged" in result.stdout
