@@ -82,12 +82,18 @@ def run(
 
 
 def reprocess(
-    id_or_path: str, *, db: str = DEFAULT_DB, config: str | os.PathLike | None = None, **options: Any
+    id_or_path: str,
+    *,
+    db: str = DEFAULT_DB,
+    config: str | os.PathLike | None = None,
+    unpin: bool = False,
+    **options: Any,
 ) -> ReprocessResult:
-    """`ingest reprocess`: one document again, atomically; returns chunk counts before/after."""
+    """`ingest reprocess`: one document again, atomically; returns chunk counts before/after.
+    `options` (ocr, ocr_lang) stay pinned to the document for later runs; `unpin` clears them."""
     from ingest.pipeline.batch import reprocess_document
 
-    return reprocess_document(id_or_path, db=db, config=config, overrides=cli_overrides(**options))
+    return reprocess_document(id_or_path, db=db, config=config, overrides=cli_overrides(**options), unpin=unpin)
 
 
 def evaluate(
@@ -165,6 +171,9 @@ class DocumentView(BaseModel):
     pipeline_version: str | None
     ingested_at: str | None
     metadata: dict[str, Any]
+    pinned_settings: dict[str, Any] = Field(
+        default_factory=dict, description="settings `ingest reprocess` pinned to this document ({} = none)"
+    )
     elements: list[ElementView]
     chunks: list[ChunkView]
 
@@ -233,6 +242,7 @@ def show(db: str, id_or_path: str) -> DocumentView:
         pipeline_version=row.pipeline_version,
         ingested_at=row.ingested_at,
         metadata=dict(row.metadata_ or {}),
+        pinned_settings=dict(row.pinned_settings or {}),
         elements=elements,
         chunks=views,
     )
