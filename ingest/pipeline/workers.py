@@ -77,6 +77,7 @@ class Job(NamedTuple):
 
     path: str
     sha256: str | None = None  # hex SHA-256 from discover, so the worker does not hash the file again
+    settings: PipelineSettings | None = None  # this document's own (pinned) settings, else the run's
 
 
 def _worker_init(parent_pid: int, parent_start: str | None) -> None:
@@ -105,7 +106,8 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     from ingest.pipeline.document import process_document
     from parsers.pdf_info import reset_pdfium
 
-    path, sha256 = (job, None) if isinstance(job, str) else job
+    path, sha256, own = (job, None, None) if isinstance(job, str) else job
+    settings = own or settings
     started = time.monotonic()
     reset_pdfium()  # no pdfium state from the worker's previous document (same chunks alone or in a batch)
     previous = signal.signal(signal.SIGALRM, _on_alarm)
