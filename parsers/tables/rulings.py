@@ -29,8 +29,6 @@ from pdfplumber.table import (
     merge_edges,
 )
 
-from parsers.textlayer.blocks import lines_to_text, segments_to_lines
-from parsers.textlayer.chars import Char, chars_to_segments
 from parsers.textlayer.frames import PageFrame
 
 _SETTINGS = TableSettings.resolve({"vertical_strategy": "lines", "horizontal_strategy": "lines"})
@@ -150,26 +148,3 @@ def edges_to_cell_grids(edges: list[dict]) -> list[tuple[tuple[float, float, flo
         table = Table(None, group)
         grids.append((table.bbox, [list(row.cells) for row in table.rows]))
     return grids
-
-
-def grid_to_rows(grid: list[list[tuple | None]], chars: list[Char]) -> tuple[list[list[str]], list[list[bool]]]:
-    """Cell texts (wrapped lines joined, hyphenation undone) and whether each cell is bold.
-
-    A character belongs to the cell holding its centre; a spanned cell (None) is "".
-    """
-    rows, bold = [], []
-    for row in grid:
-        texts, flags = [], []
-        for cell in row:
-            if cell is None:
-                texts.append("")
-                flags.append(False)
-                continue
-            x0, top, x1, bottom = cell
-            inside = [c for c in chars if x0 <= (c.x0 + c.x1) / 2 <= x1 and top <= (c.top + c.bottom) / 2 <= bottom]
-            visible = [c for c in inside if not c.is_space]
-            texts.append(lines_to_text(segments_to_lines(chars_to_segments(inside))) if visible else "")
-            flags.append(bool(visible) and sum(c.bold for c in visible) >= 0.8 * len(visible))
-        rows.append(texts)
-        bold.append(flags)
-    return rows, bold
