@@ -134,3 +134,24 @@ def _is_bold(lines: list[Line]) -> bool:
     segments = [s for line in lines for s in line.segments if s.text.strip()]
     total = sum(max(s.chars, 1) for s in segments)
     return bool(segments) and sum(s.bold * max(s.chars, 1) for s in segments) >= 0.8 * total
+
+
+def grid_to_cut_segments(grid: list[list[Box | None]], chars: list[Char]) -> int:
+    """How many text segments a cell border of the grid cuts through (a segment crossing
+    a border inside its row by more than 1 pt on each side).
+
+    Table text stays inside its cells; a drawing whose "cell borders" cut numbers in two
+    ("20" | ".4") is a chart's bars and gridlines or a legend's boxes, not a table.
+    """
+    cut = 0
+    for row in grid:
+        boxes = [cell for cell in row if cell]
+        if not boxes:
+            continue
+        top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
+        borders = sorted({round(b[2], 1) for b in boxes})[:-1]
+        inside = [c for c in chars if top <= (c.top + c.bottom) / 2 <= bottom and not c.is_space]
+        for segment in chars_to_segments(inside):
+            if any(segment.x0 < x - 1 and segment.x1 > x + 1 for x in borders):
+                cut += 1
+    return cut
