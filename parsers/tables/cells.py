@@ -136,12 +136,15 @@ def _is_bold(lines: list[Line]) -> bool:
     return bool(segments) and sum(s.bold * max(s.chars, 1) for s in segments) >= 0.8 * total
 
 
-def grid_to_cut_segments(grid: list[list[Box | None]], chars: list[Char]) -> int:
-    """How many text segments a cell border of the grid cuts through (a segment crossing
-    a border inside its row by more than 1 pt on each side).
+def grid_to_cut_words(grid: list[list[Box | None]], chars: list[Char]) -> int:
+    """How many words a cell border of the grid cuts through: two glyphs side by side on a
+    line, no space between them (gap under 0.15 em, neither a space character), with a
+    border of their row between their centres.
 
     Table text stays inside its cells; a drawing whose "cell borders" cut numbers in two
-    ("20" | ".4") is a chart's bars and gridlines or a legend's boxes, not a table.
+    ("20" | ".4") is a chart's bars and gridlines or a legend's boxes, not a table. A row
+    label overflowing into the next cell at a word space ("Concern over friends" beside
+    "Count") is no cut.
     """
     cut = 0
     for row in grid:
@@ -149,9 +152,37 @@ def grid_to_cut_segments(grid: list[list[Box | None]], chars: list[Char]) -> int
         if not boxes:
             continue
         top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
-        borders = sorted({round(b[2], 1) for b in boxes})[:-1]
-        inside = [c for c in chars if top <= (c.top + c.bottom) / 2 <= bottom and not c.is_space]
-        for segment in chars_to_segments(inside):
-            if any(segment.x0 < x - 1 and segment.x1 > x + 1 for x in borders):
-                cut += 1
+        borders = sorted({b[2] for b in boxes})[:-1]
+        lines: dict[int, list[Char]] = {}
+        for c in chars:
+            if top <= (c.top + c.bottom) / 2 <= bottom:
+                lines.setdefault(round(c.bottom), []).append(c)
+        for line in lines.values():
+            line.sort(key=lambda c: c.x0)
+            for a, b in zip(line, line[1:]):
+                if a.is_space or b.is_space or b.x0 - a.x1 > 0.15 * max(a.size, 1.0):
+                    continue
+                if any((a.x0 + a.x1) / 2 < x < (b.x0 + b.x1) / 2 for x in borders):
+                    cut += 1
     return cut
+
+
+def grid_to_filled_share(grid: list[list[Box | None]], chars: list[Char]) -> float:
+    """Share (0-1) of the grid's cells holding at least one visible character's centre."""
+    boxes = [cell for row in grid for cell in row if cell]
+    centres = [((c.x0 + c.x1) / 2, (c.top + c.bottom) / 2) for c in chars if not c.is_space]
+    filled = sum(1 for x0, top, x1, bottom in boxes if any(x0 <= x <= x1 and top <= y <= bottom for x, y in centres))
+    return filled / max(len(boxes), 1)
+
+
+def grid_is_drawing(grid: list[list[Box | None]], chars: list[Char]) -> bool:
+    """True when the ruled grid is a chart's plot area or a legend's boxes, not a table:
+    its borders cut two or more words, or one word while under 30 % of its cells hold
+    text, or under 20 % of its cells hold text at all (gridlines of a plot, where a table
+    fills most of its cells). The thresholds separate eu-011's and eu-012's charts from
+    every ruled table of the ICDAR set, the fixtures and the corpus."""
+    cuts = grid_to_cut_words(grid, chars)
+    if cuts >= 2:
+        return True
+    filled = grid_to_filled_share(grid, chars)
+    return filled < 0.2 or (cuts >= 1 and filled < 0.3)

@@ -163,13 +163,15 @@ _SIDE_MAX_GAP = 60.0
 
 def edges_to_open_sides(edges: list[dict]) -> list[dict]:
     """Vertical edges for the sides a table leaves undrawn: where >= 2 horizontal rules that
-    cross a vertical rule run on past the outermost one they cross and end at the same x
+    cross two or more vertical rules run on past the outermost one they cross and end at the same x
     (within 2 pt), a vertical edge is added there, from the first of those rules to the last.
 
     Why: many producers draw the row rules across the full width but only the inner column
     rules (eu-012 in the ICDAR set), so pdfplumber's cells stop at the inner rules and the
     first and last columns (the row labels, the last numbers) fall outside the table.
-    Horizontal rules crossing no column rule (page separators, booktabs tables) add nothing.
+    Horizontal rules crossing fewer than two column rules (page separators, booktabs tables,
+    a table with one rule after its label column) add nothing: there the unruled-table
+    pass reads the columns from the words' alignment.
     """
     horizontal = [e for e in edges if e["orientation"] == "h"]
     vertical = [e for e in edges if e["orientation"] == "v"]
@@ -180,7 +182,7 @@ def edges_to_open_sides(edges: list[dict]) -> list[dict]:
             for v in vertical
             if h["x0"] - 1 <= v["x0"] <= h["x1"] + 1 and v["top"] - 1 <= h["top"] <= v["bottom"] + 1
         ]
-        if not crossed:
+        if len({round(x) for x in crossed}) < 2:
             continue
         if min(crossed) - h["x0"] > _SIDE_OVERHANG:
             ends["left"].append((h["x0"], h["top"]))
