@@ -21,6 +21,7 @@ from ingest.contracts.files import DEFAULT_DB
 if TYPE_CHECKING:
     from ingest.contracts.evaluation import EvalReport
     from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
+    from ingest.contracts.search import SearchHit
     from storage.query import QueryResult
     from storage.runs import LockHolder
 
@@ -33,6 +34,7 @@ _LAZY = {
     "PipelineSettings": "ingest.pipeline.settings",
     "load_settings": "ingest.pipeline.settings",
     "QueryResult": "storage.query",
+    "SearchHit": "ingest.contracts.search",
     "LockHolder": "storage.runs",
 }
 
@@ -116,6 +118,24 @@ def query(db: str, sql: str, parameters: dict | list | None = None) -> QueryResu
     from storage.query import run_query
 
     return run_query(db, sql, parameters)
+
+
+def search(
+    db: str,
+    question: str,
+    *,
+    k: int = 5,
+    doc: str | None = None,
+    where: str | None = None,
+    parents: bool = False,
+) -> list[SearchHit]:
+    """`ingest search`: the `k` chunks a bot would retrieve for `question`, best first (FTS5 bm25
+    over child chunks, the ranking `ingest eval` measures). `doc`: one document (id, id prefix or
+    path); `where`: an SQL condition over `c` (chunks) and `d` (documents), read-only; `parents`:
+    each child replaced by its parent section, de-duplicated."""
+    from storage.search import search_chunks
+
+    return search_chunks(db, question, k=k, doc=doc, where=where, parents=parents)
 
 
 class ElementView(BaseModel):
@@ -319,6 +339,8 @@ __all__ = [  # noqa: F822
     "reprocess",
     "run",
     "runs",
+    "search",
+    "SearchHit",
     "show",
     "unlock",
 ]

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ingest.contracts.errors import SchemaVersionError, StorageError
 from ingest.contracts.files import DEFAULT_DB
+from storage.migrate_search import migrate_v1_search_index_and_twin_parents
 from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta
 
 BUSY_TIMEOUT_MS = 30_000
@@ -169,6 +170,9 @@ def check_schema_version(database: Database) -> None:
     version = stored_schema_version(database)
     if version is None:
         raise StorageError(f"{database.url} is empty; run `ingest run` first", path=database.sqlite_path)
+    if version < SCHEMA_VERSION and all(v in MIGRATIONS for v in range(version, SCHEMA_VERSION)):
+        ensure_schema(database)  # a known older schema is migrated for readers too (`show`, `eval`)
+        return
     if version != SCHEMA_VERSION:
         raise SchemaVersionError(_version_message(database, version), path=database.sqlite_path)
 
@@ -186,7 +190,9 @@ def _version_message(database: Database, version: int) -> str:
 
 
 #: version -> function migrating a database from that version to the next one.
-MIGRATIONS: dict[int, object] = {}
+MIGRATIONS: dict[int, object] = {
+    1: migrate_v1_search_index_and_twin_parents,  # issue 15: stemmed two-column chunks_fts, no twin parents
+}
 
 
 def ensure_schema(database: Database) -> None:
