@@ -52,17 +52,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="startup-") as tmp:
         db = Path(tmp) / "one.db"
-        subprocess.run([sys.executable, "-m", "ingest.cli", "run", str(SMALL_PDF), "--db", str(db), "--quiet"],
-                       cwd=ROOT, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "ingest.cli", "run", str(SMALL_PDF), "--db", str(db), "--quiet"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
         rows = {
             "ingest --help": median_of(args.repeat, lambda i: ["--help"]),
             "ingest query (one-document db)": median_of(
-                args.repeat, lambda i: ["query", "select count(*) from chunks", "--db", str(db)]),
+                args.repeat, lambda i: ["query", "select count(*) from chunks", "--db", str(db)]
+            ),
             "ingest run, one small PDF, worker pool": median_of(
-                args.repeat, lambda i: ["run", str(SMALL_PDF), "--db", f"{tmp}/pool{i}.db", "--quiet"]),
+                args.repeat, lambda i: ["run", str(SMALL_PDF), "--db", f"{tmp}/pool{i}.db", "--quiet"]
+            ),
             "ingest run, one small PDF, --workers 0": median_of(
                 args.repeat,
-                lambda i: ["run", str(SMALL_PDF), "--db", f"{tmp}/inproc{i}.db", "--quiet", "--workers", "0"]),
+                lambda i: ["run", str(SMALL_PDF), "--db", f"{tmp}/inproc{i}.db", "--quiet", "--workers", "0"],
+            ),
         }
     print(f"| command (median of {args.repeat}) | wall s | CPU s (process tree) |")
     print("|---|--:|--:|")

@@ -20,8 +20,8 @@ from ingest.contracts.files import DEFAULT_DB
 
 if TYPE_CHECKING:
     from ingest.contracts.evaluation import EvalReport
-    from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
     from ingest.contracts.search import SearchHit
+    from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
     from storage.query import QueryResult
     from storage.runs import LockHolder
 

@@ -47,14 +47,19 @@ def migrate_v1_search_index_and_twin_parents(session: Session) -> None:
         # Two passes keep (document_id, seq) unique at every step: first move every seq below
         # zero (-1 - seq, so the old order is now descending), then number them 0..n-1.
         session.execute(text("UPDATE chunks SET seq = -1 - seq WHERE document_id = :d"), {"d": document_id})
-        ids = [row[0] for row in session.execute(
-            text("SELECT id FROM chunks WHERE document_id = :d ORDER BY seq DESC"), {"d": document_id}
-        )]
+        ids = [
+            row[0]
+            for row in session.execute(
+                text("SELECT id FROM chunks WHERE document_id = :d ORDER BY seq DESC"), {"d": document_id}
+            )
+        ]
         session.execute(
             text("UPDATE chunks SET seq = :seq WHERE id = :id"), [{"seq": seq, "id": i} for seq, i in enumerate(ids)]
         )
         session.execute(
-            text("UPDATE documents SET chunk_count = (SELECT count(*) FROM chunks WHERE document_id = :d) WHERE id = :d"),
+            text(
+                "UPDATE documents SET chunk_count = (SELECT count(*) FROM chunks WHERE document_id = :d) WHERE id = :d"
+            ),
             {"d": document_id},
         )
     if is_sqlite:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ingest.chunker import chunk_document
 from ingest.chunking.settings import ChunkSettings
-from ingest.contracts.chunks import Chunk
+from ingest.contracts.chunks import HEADING_PATH_SEPARATOR, Chunk
 from ingest.contracts.elements import Document
 from ingest.contracts.errors import ConfigError
 from ingest.contracts.evaluation import (
@@ -34,11 +34,10 @@ from ingest.contracts.evaluation import (
     load_golden,
 )
 from ingest.contracts.files import file_sha256
-from ingest.contracts.chunks import HEADING_PATH_SEPARATOR
 from ingest.evaluation.scoring import QuestionScore, Retrieved, normalize_phrases, normalize_text, rate, score_ranking
 from ingest.tokens import TokenCounter, tiktoken_counter
 from storage.schema import FTS_TOKENIZE
-from storage.search import ChunkIndex
+from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex
 
 STRATEGIES = ("structure", "recursive", "fixed")
 DEFAULT_KS = (1, 4, 10)
@@ -103,13 +102,15 @@ def evaluate_documents(
     counter: TokenCounter | None = None,
     golden_path: str = "",
     fts_tokenize: str = FTS_TOKENIZE,
+    weights: tuple[float, float] = (HEADING_WEIGHT, BODY_WEIGHT),
 ) -> EvalReport:
     """Score each strategy on `items` over `documents` (id -> parsed Document). Pure apart from CPU.
 
     Questions whose `doc` names no document in `documents` are skipped and listed in the
     report (so a partial database can still be measured); if all are skipped, ConfigError.
     `fts_tokenize` is the FTS5 tokenizer of the evaluation index (use the stored
-    `chunks_fts` one to measure what users' queries see).
+    `chunks_fts` one to measure what users' queries see); `weights` are the bm25 (heading path,
+    body) weights, changed only to measure alternatives (benchmarks/search_eval.py).
     """
     ks = _check_ks(ks)
     strategies = _check_strategies(strategies)
@@ -135,7 +136,17 @@ def evaluate_documents(
         settings = ChunkSettings.model_validate({**base.model_dump(), "strategy": strategy})
         results.append(
             _evaluate_strategy(
-                documents, answerable, scopes, in_text, settings, counter, ks, budget_tokens, depth, fts_tokenize
+                documents,
+                answerable,
+                scopes,
+                in_text,
+                settings,
+                counter,
+                ks,
+                budget_tokens,
+                depth,
+                fts_tokenize,
+                weights,
             )
         )
     return EvalReport(
@@ -163,11 +174,12 @@ def _evaluate_strategy(
     budget_tokens: int,
     depth: int,
     fts_tokenize: str,
+    weights: tuple[float, float],
 ) -> StrategyResult:
     """Chunk every document with `settings`, index the children, search and score every item."""
     chunks_by_key: dict[str, tuple[str, Chunk, Chunk | None]] = {}
     parent_count = 0
-    with ChunkIndex(fts_tokenize) as index:
+    with ChunkIndex(fts_tokenize, weights) as index:
         for doc_id, document in documents.items():
             chunks = chunk_document(document, settings, counter)
             children = [chunk for chunk in chunks if chunk.kind == "child"]

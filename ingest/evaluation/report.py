@@ -83,7 +83,9 @@ def _misses(result: StrategyResult, k: int) -> list[str]:
     for q in misses:
         where = f" in {q.doc}" if q.doc else ""
         needs = " and ".join(
-            part for part in (str(q.must_contain) if q.must_contain else "", f"pages {q.pages}" if q.pages else "") if part
+            part
+            for part in (str(q.must_contain) if q.must_contain else "", f"pages {q.pages}" if q.pages else "")
+            if part
         )
         lines.append(f"  [{q.kind}] line {q.line}{where}: {q.question!r} needs {needs}")
         if not q.answer_in_text:

@@ -110,7 +110,9 @@ def children_to_parent_contexts(ranked: Sequence[Retrieved]) -> list[Context]:
     return contexts
 
 
-def context_hits(context: Context, phrases: Sequence[str], pages: Sequence[int] = (), last_page: int | None = None) -> bool:
+def context_hits(
+    context: Context, phrases: Sequence[str], pages: Sequence[int] = (), last_page: int | None = None
+) -> bool:
     """The context holds every phrase and, when `pages` are given, its page span covers one of
     them (`last_page` cuts the span short: a context truncated to a budget)."""
     if phrases and not contains_all(context.text, phrases):
@@ -147,7 +149,9 @@ def contexts_within_budget(contexts: Sequence[Context], budget_tokens: int) -> l
     return taken
 
 
-def budget_hit(contexts: Sequence[Context], phrases: Sequence[str], budget_tokens: int, pages: Sequence[int] = ()) -> bool:
+def budget_hit(
+    contexts: Sequence[Context], phrases: Sequence[str], budget_tokens: int, pages: Sequence[int] = ()
+) -> bool:
     """True when the contexts that fit in `budget_tokens` (see `contexts_within_budget`) hold the answer.
 
     With evidence pages and no phrases, a first context over the budget is cut to it and
