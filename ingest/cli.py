@@ -640,5 +640,57 @@ def report(
     say(f"{result.path}  {result.pages} page(s), {result.chunks} chunk(s), {len(result.warnings)} warning(s)")
 
 
+# ---------------------------------------------------------------------------------------------
+# SEARCH COMMAND (the library side is storage/search.py).
+# ---------------------------------------------------------------------------------------------
+
+
+@app.command()
+def search(
+    question: str = typer.Argument(..., help="The question, in the user's words (no FTS5 syntax needed)."),
+    db: str = DbOption,
+    k: int = typer.Option(5, "--k", min=1, help="How many results."),
+    doc: Optional[str] = typer.Option(None, "--doc", help="Only this document (id, id prefix or source path)."),
+    where: Optional[str] = typer.Option(
+        None, "--where", help="SQL condition over c (chunks) and d (documents), e.g. \"d.title LIKE '%cotton%'\"."
+    ),
+    parents: bool = typer.Option(False, "--parents", help="Return each hit's parent section (de-duplicated)."),
+    output: str = typer.Option("table", "--format", "-f", help="table or json."),
+) -> None:
+    """The chunks a bot would retrieve for a question: BM25 (SQLite FTS5) over child chunks, best first."""
+    if output not in ("table", "json"):
+        raise typer.BadParameter(f"must be 'table' or 'json', not {output!r}", param_hint="--format")
+    if doc and where:
+        raise typer.BadParameter("give --doc or --where, not both (--where can say c.document_id = '...')")
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    hits = call(api.search, db, question, k=k, doc=doc, where=where, parents=parents)
+    if output == "json":
+        sys.stdout.write(json.dumps([hit.model_dump() for hit in hits], ensure_ascii=False, indent=2) + "\n")
+        return
+    table = literal_table(
+        "#", "score", "doc", "chunk", "kind", "pages", "tokens", "heading path", "text", show_lines=True
+    )
+    for hit in hits:
+        pages = str(hit.page_start) if hit.page_start == hit.page_end else f"{hit.page_start}-{hit.page_end}"
+        body = hit.text[len(hit.heading_path) :].strip() if hit.text.startswith(hit.heading_path) else hit.text
+        add_literal_row(
+            table,
+            (
+                str(hit.rank),
+                f"{hit.score:.2f}",
+                hit.document_id,
+                str(hit.chunk_id),
+                hit.kind,
+                pages,
+                str(hit.token_count),
+                hit.heading_path,
+                _clip(body, 200),
+            ),
+        )
+    _console().print(table)
+    say(f"{len(hits)} result(s)", stderr=True)
+
+
 if __name__ == "__main__":  # `python -m ingest.cli ...`, same as the `ingest` script
     app()
