@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ingest.contracts.errors import ConfigError
+from storage.schema import SCHEMA_VERSION
 from storage.search import ChunkIndex, question_to_terms, terms_to_match
 
 
@@ -160,7 +161,7 @@ def test_no_stored_parent_repeats_its_only_child(fixtures_db):
     assert alone.rows[0][0] > 0
 
 
-def test_a_schema_1_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tmp_path):
+def test_a_schema_2_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tmp_path):
     import sqlite3
 
     from storage.db import open_database
@@ -168,7 +169,7 @@ def test_a_schema_1_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tm
     path = tmp_path / "old.db"
     open_database(path).close()
     connection = sqlite3.connect(path)
-    with connection:  # turn today's empty schema back into version 1 with one twin parent
+    with connection:  # turn today's empty schema back into version 2 with one twin parent
         for name in ("chunks_fts_insert", "chunks_fts_delete", "chunks_fts_update"):
             connection.execute(f"DROP TRIGGER {name}")
         connection.execute("DROP TABLE chunks_fts")
@@ -195,14 +196,15 @@ def test_a_schema_1_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tm
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]', 1, 1, 0, 1, 5, 0, '[]', '[]', '{}')",
                 row,
             )
-        connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+        connection.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     connection.close()
 
     from ingest import api
 
-    hits = api.search(str(path), "whitefly")  # opening migrates; porter stems whiteflies -> whitefli
+    open_database(path).close()  # a writer's open migrates (read commands refuse and say so)
+    hits = api.search(str(path), "whitefly")  # porter stems whiteflies -> whitefli
     assert [(hit.chunk_id, hit.kind, hit.seq) for hit in hits] == [(2, "child", 0)]
     rows = api.query(str(path), "SELECT id, parent_id, seq FROM chunks ORDER BY seq").rows
     assert rows == [[2, None, 0], [3, None, 1]]
     assert api.query(str(path), "SELECT chunk_count FROM documents").rows == [[2]]
-    assert api.query(str(path), "SELECT value FROM meta WHERE key = 'schema_version'").rows == [["2"]]
+    assert api.query(str(path), "SELECT value FROM meta WHERE key = 'schema_version'").rows == [[str(SCHEMA_VERSION)]]
