@@ -224,7 +224,8 @@ def stored_schema_version(database: Database) -> int | None:
         if names:
             shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
             raise SchemaVersionError(
-                f"not an ingest database: it holds {len(names)} table(s) of another application ({shown}) and "
+                f"not an ingest database (not written by this tool): it holds {len(names)} table(s) of another "
+                f"application ({shown}) and "
                 "no ingest schema version; nothing was added to it: use another --db (a new file is created)",
                 path=database.sqlite_path or database.url,
             )
