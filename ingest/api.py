@@ -221,7 +221,7 @@ def show(db: str, id_or_path: str) -> DocumentView:
     """`ingest show`: a document's elements and chunks, with where each chunk's cuts fell."""
     from storage import find_document, load_chunks, load_document, open_database
 
-    with open_database(db, create=False) as database:
+    with open_database(db, create=False, read_only=True) as database:
         row = find_document(database, id_or_path)
         document = load_document(database, row.id)
         chunks = load_chunks(database, row.id)
@@ -323,7 +323,7 @@ def runs(db: str, limit: int = 20, run_id: int | None = None, outcomes: tuple[st
     (the last by default)."""
     from storage import list_runs, open_database, run_items
 
-    with open_database(db, create=False) as database:
+    with open_database(db, create=False, read_only=True) as database:
         history = [RunInfo.model_validate(row) for row in list_runs(database, limit)]
         target = run_id if run_id is not None else (history[0].id if history else None)
         problems: list[RunItemInfo] = []

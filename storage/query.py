@@ -18,15 +18,12 @@ import math
 import sqlite3
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Iterator, TextIO
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 
-from ingest.contracts.errors import QueryError, StorageError
-from storage.db import BUSY_TIMEOUT_MS, database_url
+from ingest.contracts.errors import QueryError
+from storage.sqlite_files import connect_readonly, database_url, missing_side_files, sqlite_path, tidy_side_files
 
 #: PRAGMAs that take an argument but only read (e.g. `PRAGMA table_info(chunks)`).
 _READING_PRAGMAS = frozenset(
@@ -67,15 +64,8 @@ def _authorize(action: int, arg1, arg2, _db, _trigger) -> int:
 
 
 def open_readonly_sqlite(path: str) -> sqlite3.Connection:
-    """A connection that cannot write `path` nor anything else."""
-    if not Path(path).exists():
-        raise StorageError(f"no database at {path}; run `ingest run PATH... --db {path}` first", path=path)
-    uri = f"{Path(path).resolve().as_uri()}?mode=ro"
-    try:
-        connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-        connection.execute("PRAGMA query_only = ON")
-    except sqlite3.Error as error:
-        raise StorageError(f"cannot open {path} read-only: {error}", path=path) from error
+    """A connection that cannot write `path` nor anything else (`connect_readonly` plus the authorizer)."""
+    connection = connect_readonly(path)
     connection.set_authorizer(_authorize)
     return connection
 
@@ -162,11 +152,13 @@ def stream_query(
     if timeout is not None and not (0 < timeout < math.inf):
         raise QueryError(f"the time limit must be a positive number of seconds, not {timeout}")
     url = database_url(db)
-    if not url.startswith("sqlite"):
+    path = sqlite_path(url)
+    if path is None:
         with _stream_other(url, sql, parameters) as stream:
             yield stream
         return
-    connection = open_readonly_sqlite(make_url(url).database or "")
+    created = missing_side_files(path)
+    connection = open_readonly_sqlite(path)
     guard = _Guard(timeout)
     connection.set_progress_handler(guard, _PROGRESS_STEPS)
     try:
@@ -179,6 +171,7 @@ def stream_query(
         yield QueryStream(columns=[d[0] for d in cursor.description or []], rows=_fetch(cursor, guard))
     finally:
         connection.close()
+        tidy_side_files(path, created)
 
 
 def _fetch(cursor: sqlite3.Cursor, guard: _Guard) -> Iterator[list[Any]]:
@@ -197,6 +190,8 @@ def _fetch(cursor: sqlite3.Cursor, guard: _Guard) -> Iterator[list[Any]]:
 
 @contextmanager
 def _stream_other(url: str, sql: str, parameters) -> Iterator[QueryStream]:
+    from sqlalchemy import create_engine, text  # other databases only: SQLite needs just sqlite3
+
     engine = create_engine(url)
     try:
         with engine.connect() as connection:

@@ -92,12 +92,20 @@ def release_lock(db: Database, run_id: int) -> None:
 
 
 def force_unlock(db: Database) -> LockHolder | None:
-    """Remove the lock row whoever holds it; returns who held it. For a lock left by a dead
-    process on another host: make sure no run is going on first."""
+    """Remove the lock row; returns who held it. For a lock left by a dead process on another
+    host: make sure no run is going on there first. Raises RunLockedError while the holder is a
+    live process on this host (clearing it would let two runs interleave)."""
     with db.transaction() as session:
         holder = session.get(RunLockRow, 1)
         if holder is None:
             return None
+        if holder.hostname == socket.gethostname() and pid_alive(holder.pid, holder.process_start):
+            raise RunLockedError(
+                f"the lock is held by pid {holder.pid} (run {holder.run_id}, since {holder.acquired_at}), which "
+                "is alive on this host: not cleared; wait for it to finish, or stop it (`kill "
+                f"{holder.pid}` ends it cleanly) first",
+                path=db.sqlite_path,
+            )
         info = LockHolder(
             pid=holder.pid, hostname=holder.hostname, run_id=holder.run_id, acquired_at=holder.acquired_at
         )
@@ -120,17 +128,28 @@ def run_lock(
     try:
         yield run_id
     except BaseException as error:
-        with db.transaction() as session:
-            session.execute(
-                update(RunRow)
-                .where(RunRow.id == run_id, RunRow.status == "running")
-                .values(
-                    status="interrupted", finished_at=utc_now(), message=f"stopped: {type(error).__name__}: {error}"
+        # Best effort: on a full disk or a file turned read-only these writes may fail too, and
+        # the error that stopped the run is the one to report. A lock row that cannot be deleted
+        # names a pid that is gone after exit: the next run on this host takes it over.
+        try:
+            with db.transaction() as session:
+                session.execute(
+                    update(RunRow)
+                    .where(RunRow.id == run_id, RunRow.status == "running")
+                    .values(
+                        status="interrupted",
+                        finished_at=utc_now(),
+                        message=f"stopped: {type(error).__name__}: {error}"[:500],
+                    )
                 )
-            )
+        except Exception:  # noqa: BLE001 - see above
+            pass
+        try:
+            release_lock(db, run_id)
+        except Exception:  # noqa: BLE001 - see above
+            pass
         raise
-    finally:
-        release_lock(db, run_id)
+    release_lock(db, run_id)
 
 
 #: run_items.outcome -> the `runs` counter it adds to (a reprocess counts as changed, a file

@@ -82,7 +82,7 @@ def check_ocr(settings: PipelineSettings) -> None:
 
 def stored_settings(settings: PipelineSettings) -> dict:
     """Settings kept with each document: enough to reprocess it the same way (rules included)."""
-    return settings.model_dump(mode="json", exclude={"workers", "timeout", "store"})
+    return settings.model_dump(mode="json", exclude={"workers", "timeout", "memory_limit_mb", "store"})
 
 
 def run_info(settings: PipelineSettings, run_id: int) -> DocumentInfo:
