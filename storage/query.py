@@ -4,8 +4,10 @@ Read-only by construction, not by keyword filter. On SQLite the query runs on it
 connection opened with `mode=ro` (the file itself cannot be written), `PRAGMA query_only`
 (no temp tables either), and an authorizer that denies ATTACH/DETACH and any PRAGMA that
 sets a value (so `PRAGMA query_only = 0` cannot undo the rest). A write attempt fails with
-QueryError and changes nothing. On other databases the statement runs in a transaction that
-is always rolled back (READ ONLY where the dialect supports it).
+QueryError and changes nothing. On PostgreSQL, `storage.postgres.run_readonly_query`: one
+statement in a READ ONLY transaction with a statement timeout (QUERY_TIMEOUT_S), always rolled
+back. On other databases the statement runs in a transaction that is always rolled back (READ
+ONLY where the dialect supports it).
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ from sqlalchemy.engine import make_url
 
 from ingest.contracts.errors import QueryError, StorageError
 from storage.db import BUSY_TIMEOUT_MS, database_url
+from storage.postgres import run_readonly_query
+
+#: Seconds one `ingest query` statement may run on a database server before it is cancelled.
+QUERY_TIMEOUT_S = 60.0
 
 #: PRAGMAs that take an argument but only read (e.g. `PRAGMA table_info(chunks)`).
 _READING_PRAGMAS = frozenset(
@@ -76,10 +82,24 @@ def open_readonly_sqlite(path: str) -> sqlite3.Connection:
     return connection
 
 
+#: Words of the engines' messages when a write is refused (SQLite, PostgreSQL, a read-only role).
+_REFUSALS = (
+    "readonly",
+    "read-only",
+    "not authorized",
+    "query_only",
+    "multiple commands",
+    "transaction read-write mode",
+    "permission denied",
+)
+
+
 def _explain(error: Exception) -> str:
-    message = str(error)
+    message = str(error).strip()
     lowered = message.lower()
-    if "readonly" in lowered or "read-only" in lowered or "not authorized" in lowered or "query_only" in lowered:
+    if "statement timeout" in lowered:
+        return f"stopped: the query ran longer than {QUERY_TIMEOUT_S:g} s (statement_timeout); nothing was changed"
+    if any(word in lowered for word in _REFUSALS):
         return (
             f"refused: {message}. `ingest query` is read-only (no INSERT/UPDATE/DELETE/DROP/ATTACH or "
             "writing PRAGMA); nothing was changed. Writes go through `ingest run` and `ingest reprocess`."
@@ -102,6 +122,14 @@ def run_query(db: str, sql: str, parameters: dict[str, Any] | list[Any] | None =
             connection.close()
         return QueryResult(columns=columns, rows=rows)
     engine = create_engine(url)
+    if engine.dialect.name == "postgresql":
+        try:
+            columns, rows = run_readonly_query(engine.raw_connection, sql, parameters, QUERY_TIMEOUT_S)
+        except Exception as error:
+            raise QueryError(_explain(error)) from error
+        finally:
+            engine.dispose()
+        return QueryResult(columns=columns, rows=rows)
     try:
         with engine.connect() as connection:
             transaction = connection.begin()
