@@ -89,6 +89,7 @@ _REFUSALS = (
     "not authorized",
     "query_only",
     "multiple commands",
+    "one statement at a time",
     "transaction read-write mode",
     "permission denied",
 )
