@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 from test_pipeline import make_pdf
 from typer.testing import CliRunner
 
@@ -87,9 +88,9 @@ def test_query_is_stopped_by_the_statement_timeout(postgres_url, monkeypatch):
 def test_read_only_role_from_the_docs_reads_and_cannot_write(postgres_server, postgres_url, tmp_path):
     make_pdf(tmp_path / "a" / "cotton.pdf", "Cotton manual", ["Whitefly."])
     assert run(tmp_path / "a", postgres_url).exit_code == 0
-    database = postgres_url.split("/")[-1].split("?")[0]
+    database = make_url(postgres_url).database
     docs = (ROOT / "docs" / "scaling.md").read_text()
-    block = docs.split("```sql\n", 1)[1].split("```", 1)[0]
+    [block] = [part.split("```", 1)[0] for part in docs.split("```sql\n")[1:] if "CREATE ROLE" in part]
     for statement in filter(None, (part.strip() for part in block.split(";"))):
         postgres_server.execute(statement.replace("ingest_db", database).replace("'change-me'", "'secret'"), database)
     as_reader = postgres_url.replace(f"{postgres_server.user}@", "rag_reader:secret@")
@@ -100,8 +101,11 @@ def test_read_only_role_from_the_docs_reads_and_cannot_write(postgres_server, po
 
     host = str(postgres_server.root)
     with psycopg.connect(host=host, user="rag_reader", password="secret", dbname=database, autocommit=True) as c:
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            c.execute("delete from chunks")  # even outside `ingest query`: its sessions are read-only
+        c.execute("set default_transaction_read_only = off")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            c.execute("delete from chunks")  # even outside `ingest query`: the role itself cannot write
+            c.execute("delete from chunks")  # and with that undone, it has no right to write
 
 
 def test_path_locks_conflict_exactly_for_nested_paths():
