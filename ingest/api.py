@@ -75,12 +75,22 @@ def run(
     observer: Observer | None = None,
     **options: Any,
 ) -> RunSummary:
-    """`ingest run`: the batch over folders/files. `options`: workers, timeout, ocr, ocr_lang."""
+    """`ingest run`: the batch over folders/files. `options`: workers, timeout, ocr, ocr_lang, and
+    executor ("process" or "ray") with ray_address (see `run_pipeline`)."""
     from ingest.pipeline.batch import run_pipeline
     from ingest.pipeline.settings import load_settings
 
+    executor, ray_address = options.pop("executor", None) or "process", options.pop("ray_address", None)
     settings = load_settings(config, cli_overrides(**options))
-    return run_pipeline(paths, settings, db=db or settings.store.db, force=force, observer=observer)
+    return run_pipeline(
+        paths,
+        settings,
+        db=db or settings.store.db,
+        force=force,
+        observer=observer,
+        executor=executor,
+        ray_address=ray_address,
+    )
 
 
 def reprocess(

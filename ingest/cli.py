@@ -113,6 +113,11 @@ class OcrMode(str, Enum):
     never = "never"
 
 
+class Executor(str, Enum):
+    process = "process"
+    ray = "ray"
+
+
 class Format(str, Enum):
     table = "table"
     json = "json"
@@ -189,6 +194,14 @@ def run(
     ),
     ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    executor: Executor = typer.Option(
+        Executor.process,
+        "--executor",
+        help="Where documents are parsed: the local process pool, or a Ray cluster (pip install 'pdf-ingest[ray]').",
+    ),
+    ray_address: Optional[str] = typer.Option(
+        None, "--ray-address", help="Ray cluster to join, e.g. auto (default: start a local Ray with --workers CPUs)."
+    ),
 ) -> None:
     """Nightly batch: ingest new and changed PDFs, skip unchanged ones, mark removed ones.
 
@@ -211,6 +224,8 @@ def run(
             timeout=timeout,
             ocr=ocr.value if ocr else None,
             ocr_lang=ocr_lang,
+            executor=executor.value,
+            ray_address=ray_address,
         )
     _print_summary(summary)
     still = summary.counts.get("still_failed", 0)

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ingest.contracts.errors import SchemaVersionError, StorageError
 from ingest.contracts.files import DEFAULT_DB
 from storage.migrate_search import migrate_search_index_and_twin_parents
+from storage.postgres import create_search_vector, lock_schema
 from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta
 from storage.sqlite_files import (
     BUSY_TIMEOUT_MS,
@@ -60,6 +61,10 @@ class Database:
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
+
+    @property
+    def is_postgresql(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
 
     @property
     def sqlite_path(self) -> str | None:
@@ -287,18 +292,25 @@ def ensure_schema(database: Database) -> None:
         if version > SCHEMA_VERSION or any(v not in MIGRATIONS for v in range(version, SCHEMA_VERSION)):
             raise SchemaVersionError(_version_message(database, version), path=database.sqlite_path)
         with database.transaction() as session:
+            if database.is_postgresql:
+                lock_schema(session.connection())
             for step in range(version, SCHEMA_VERSION):
                 MIGRATIONS[step](session)  # type: ignore[operator]
             session.merge(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
         return
     # BEGIN IMMEDIATE: two processes opening a new file at once create the schema once.
+    # PostgreSQL: a transaction-scoped advisory lock does the same.
     with database.engine.execution_options(immediate=True).begin() as connection:
+        if database.is_postgresql:
+            lock_schema(connection)
         if "meta" in inspect(connection).get_table_names():
             return
         Base.metadata.create_all(connection)
         if database.is_sqlite:
             for statement in FTS_DDL:
                 connection.execute(text(statement))
+        elif database.is_postgresql:
+            create_search_vector(connection)
         connection.execute(
             Base.metadata.tables["meta"].insert(),
             [

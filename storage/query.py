@@ -4,8 +4,10 @@ Read-only by construction, not by keyword filter. On SQLite the query runs on it
 connection opened with `mode=ro` (the file itself cannot be written), `PRAGMA query_only`
 (no temp tables either), and an authorizer that denies ATTACH/DETACH and any PRAGMA that
 sets a value (so `PRAGMA query_only = 0` cannot undo the rest). A write attempt fails with
-QueryError and changes nothing. On other databases the statement runs in a transaction that
-is always rolled back (READ ONLY where the dialect supports it).
+QueryError and changes nothing. On PostgreSQL, `storage.postgres.run_readonly_query`: one
+statement in a READ ONLY transaction with a statement timeout (the query time limit), always rolled
+back. On other databases the statement runs in a transaction that is always rolled back (READ
+ONLY where the dialect supports it).
 """
 
 from __future__ import annotations
@@ -70,13 +72,25 @@ def open_readonly_sqlite(path: str) -> sqlite3.Connection:
     return connection
 
 
-#: Words of SQLite's messages for a write the read-only connection refused.
-_REFUSALS = ("readonly", "read-only", "not authorized", "authorization denied", "query_only")
+#: Words of the engines' messages when a write is refused (SQLite, PostgreSQL, a read-only role).
+_REFUSALS = (
+    "readonly",
+    "read-only",
+    "not authorized",
+    "query_only",
+    "authorization denied",
+    "multiple commands",
+    "one statement at a time",
+    "transaction read-write mode",
+    "permission denied",
+)
 
 
 def _explain(error: Exception) -> str:
-    message = str(error)
+    message = str(error).strip()
     lowered = message.lower()
+    if "statement timeout" in lowered:
+        return "stopped: the query ran longer than the time limit (statement_timeout); nothing was changed"
     if any(word in lowered for word in _REFUSALS):
         return (
             f"refused: {message}. `ingest query` is read-only (no INSERT/UPDATE/DELETE/DROP/ATTACH or "
@@ -154,7 +168,7 @@ def stream_query(
     url = database_url(db)
     path = sqlite_path(url)
     if path is None:
-        with _stream_other(url, sql, parameters) as stream:
+        with _stream_other(url, sql, parameters, timeout) as stream:
             yield stream
         return
     created = missing_side_files(path)
@@ -189,10 +203,24 @@ def _fetch(cursor: sqlite3.Cursor, guard: _Guard) -> Iterator[list[Any]]:
 
 
 @contextmanager
-def _stream_other(url: str, sql: str, parameters) -> Iterator[QueryStream]:
+def _stream_other(url: str, sql: str, parameters, timeout: float | None) -> Iterator[QueryStream]:
+    """PostgreSQL: one statement in a READ ONLY transaction with a statement timeout
+    (`storage.postgres.run_readonly_query`; its rows are fetched whole). Other servers: rows
+    streamed from a transaction that is always rolled back."""
     from sqlalchemy import create_engine, text  # other databases only: SQLite needs just sqlite3
 
     engine = create_engine(url)
+    if engine.dialect.name == "postgresql":
+        from storage.postgres import run_readonly_query
+
+        try:
+            columns, rows = run_readonly_query(engine.raw_connection, sql, parameters, timeout or DEFAULT_QUERY_TIMEOUT)
+        except Exception as error:
+            raise QueryError(_explain(error)) from error
+        finally:
+            engine.dispose()
+        yield QueryStream(columns=columns, rows=iter(rows))
+        return
     try:
         with engine.connect() as connection:
             transaction = connection.begin()

@@ -246,8 +246,14 @@ def run_pipeline(
     db: str | Database | None = None,
     force: bool = False,
     observer: Observer | None = None,
+    executor: Literal["process", "ray"] = "process",
+    ray_address: str | None = None,
 ) -> RunSummary:
     """The nightly batch over `paths` (folders searched recursively for *.pdf, or files).
+
+    `executor`: where documents are parsed and chunked: "process" (the local process pool) or
+    "ray" (`ingest.pipeline.ray_executor`; `ray_address` None = a local Ray, "auto" = this
+    machine's cluster). Either way this process alone writes to the database.
 
     Raises ConfigError (bad path/settings), OcrUnavailableError (before any work),
     RunLockedError (another run holds the database). Document failures do not raise: they
@@ -267,7 +273,7 @@ def run_pipeline(
         if observer:
             observer("start", len(todo))
         run = run_info(settings, run_id)
-        for item, result in execute([_job(item) for item in todo], todo, settings):
+        for item, result in _executor(executor, ray_address)([_job(item) for item in todo], todo, settings):
             done = store_or_fail(database, item, result, run, item.outcome)
             results.append(done)
             if observer:
@@ -281,6 +287,17 @@ def run_pipeline(
             message=f"{len(summary.failed)} document(s) failed" if summary.failed else None,
         )
         return summary
+
+
+def _executor(name: str, ray_address: str | None) -> Callable[..., Iterator[tuple[Classified, TaskResult]]]:
+    """`execute` (the process pool), or Ray's counterpart, imported only when asked for."""
+    if name == "ray":
+        from ingest.pipeline.ray_executor import execute_ray
+
+        return lambda jobs, tags, settings: execute_ray(jobs, tags, settings, address=ray_address)
+    if name != "process":
+        raise ValueError(f"unknown executor {name!r}: process or ray")
+    return execute
 
 
 def check_setup(settings: PipelineSettings) -> None:
