@@ -70,13 +70,31 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
             j += 1
         while j > i and len(_line_to_cells(lines[j - 1])) < 2:
             j -= 1
-        table = run_to_table(lines[i:j], em) if j - i >= MIN_UNRULED_ROWS else None
+        start = _start_with_spanning_headers(lines, i, j, found[-1][1] if found else 0, em)
+        table = run_to_table(lines[start:j], em) if j - start >= MIN_UNRULED_ROWS else None
+        if table is None and start < i:
+            start, table = i, run_to_table(lines[i:j], em) if j - i >= MIN_UNRULED_ROWS else None
         if table is not None:
-            found.append((i, j, table))
+            found.append((start, j, table))
             i = j
         else:
             i += 1
     return found
+
+
+def _start_with_spanning_headers(lines: list[Line], i: int, j: int, floor: int, em: float) -> int:
+    """The run's first line moved up over up to two one-cell lines set tight above it
+    (gap under 1 em) that sit over the value columns, right of where the second cells of
+    the run's lines start: a group header ("Fiscal Year Ended") spanning the columns below."""
+    value_x = min((line.segments[1].x0 for line in lines[i:j] if len(line.segments) >= 2), default=None)
+    for _ in range(2):
+        if value_x is None or i - 1 < floor:
+            break
+        above = lines[i - 1]
+        if len(above.segments) != 1 or lines[i].top - above.bottom >= em or above.x0 < value_x - 2:
+            break
+        i -= 1
+    return i
 
 
 def _multi_cell_line_follows(lines: list[Line], j: int, em: float) -> bool:
@@ -166,7 +184,7 @@ def cells_to_column_bounds(line_cells: list[list[_Cell]], em: float) -> list[tup
             covered.update(range(int(cell.x0) - left, int(cell.x1) - left + 1))
         for x in covered:
             coverage[x] += 1
-    limit = int(SPAN_TOLERANCE * len(multi))
+    limit = max(1, int(SPAN_TOLERANCE * len(multi))) if len(multi) >= 4 else 0
     bounds: list[list[float]] = []
     gap = 0
     for x, count in enumerate(coverage):
