@@ -154,3 +154,12 @@ def test_icdar_eu012_bar_chart_labels_are_no_table():
     from parsers import parse_pdf
 
     assert [t.page for t in parse_pdf(path).elements if t.type == "table" and t.page == 3 and not t.data["ruled"]] == []
+
+
+def test_contents_entries_with_dot_leaders_are_no_table():
+    """DA-619p p1 / chelsea p3: cutting dot leaders must not turn a contents page into a table."""
+    lines = [
+        _line(100 + 11 * k, (20, 250, f"Chapter {k} ........ {k + 5}"), (300, 530, f"Part {k} ........ {k + 20}"))
+        for k in range(5)
+    ]
+    assert lines_to_unruled_tables(lines, em=8.0) == []

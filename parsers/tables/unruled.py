@@ -34,6 +34,8 @@ MIN_GAP_EM = 0.5
 _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
 #: A currency sign set apart from its amount in one cell ("$ 23,706" -> "$23,706").
 _SIGN_SPACE = re.compile(r"^([$€£¥₹])\s+(?=[\d(])")
+#: A contents entry ends in a page number: up to 4 digits, not part of an amount.
+_PAGE_NUMBER_END = re.compile(r"(?<![\d,$€£])\d{1,4}$")
 #: Cells that are only a currency sign (printed in their own column left of the amounts).
 _CURRENCY = {"$", "€", "£", "¥", "₹", "US$", "C$", "A$"}
 #: Cells that close a number printed in the column before ("%", ")" of a negative, "%)").
@@ -113,6 +115,8 @@ def run_to_table(run: list[Line], em: float) -> TableFound | None:
     too few aligned columns, long cells, or mostly one-cell lines: the axis labels of a
     chart line up in columns too, but few of their lines hold two cells)."""
     line_cells = [_line_to_cells(line) for line in run]
+    if is_contents_run(run):
+        return None
     bounds = cells_to_column_bounds(line_cells, em)
     if bounds is None:
         return None
@@ -140,6 +144,15 @@ def run_to_table(run: list[Line], em: float) -> TableFound | None:
         ruled=False,
         row_indents=stubs_to_indent_levels(stubs, em),
     )
+
+
+def is_contents_run(run: list[Line]) -> bool:
+    """Contents entries ("MAIN GAME ........ 6"): most lines hold a dot leader and end in a
+    page number (an integer of up to 4 digits). They are navigation, which
+    `structure/toc.py` handles; a price list ("Tea .... 2.50", "$3") is still a table."""
+    texts = [" ".join(s.text for s in line.segments).strip() for line in run]
+    entries = sum(1 for text in texts if _LEADER.search(text) and _PAGE_NUMBER_END.search(text))
+    return entries >= 0.5 * len(run)
 
 
 def _line_to_cells(line: Line) -> list[_Cell]:
