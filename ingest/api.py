@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
     from ingest.views.render import RenderedPage
     from ingest.views.report import ReportResult
+    from ingest.integrations.export import ExportResult
     from storage.query import QueryResult
     from storage.runs import LockHolder
 
@@ -38,6 +39,7 @@ _LAZY = {
     "LockHolder": "storage.runs",
     "RenderedPage": "ingest.views.render",
     "ReportResult": "ingest.views.report",
+    "ExportResult": "ingest.integrations.export",
 }
 
 
@@ -341,10 +343,35 @@ def report(db: str, id_or_path: str, *, out: str | os.PathLike | None = None, dp
     return report_document(db, id_or_path, {"dpi": dpi}, out=out)
 
 
+def export(
+    db: str = DEFAULT_DB,
+    document: str | None = None,
+    *,
+    where: str | None = None,
+    format: str = "jsonl",
+    kind: str = "child",
+    out: str | os.PathLike | None = None,
+    stream: Any = None,
+) -> ExportResult:
+    """`ingest export`: chunks as JSONL (`{"page_content", "metadata"}` a line; `kind` child, parent
+    or all) to the file `out` or the text `stream`, or documents as Markdown (one `<id>.md` each in
+    the folder `out`). `document` (id, prefix or path) and `where` (an SQL condition on the
+    `chunk_context` view, run read-only) narrow the selection."""
+    from ingest.contracts.errors import ConfigError
+    from ingest.integrations.export import export_jsonl, export_markdown
+
+    if format == "jsonl":
+        return export_jsonl(db, out=out, stream=stream, document=document, where=where, kind=kind)
+    if format == "markdown":
+        return export_markdown(db, out=out, stream=stream, document=document, where=where)
+    raise ConfigError(f"export format {format!r}: expected jsonl or markdown")
+
+
 # Some of these names come from `__getattr__` (`_LAZY`), which ruff cannot see.
 __all__ = [  # noqa: F822
     "DocumentView",
     "EvalReport",
+    "ExportResult",
     "PipelineSettings",
     "QueryResult",
     "RenderedPage",
@@ -353,6 +380,7 @@ __all__ = [  # noqa: F822
     "RunHistory",
     "RunSummary",
     "evaluate",
+    "export",
     "load_settings",
     "query",
     "render",

@@ -587,5 +587,40 @@ def report(
     say(f"{result.path}  {result.pages} page(s), {result.chunks} chunk(s), {len(result.warnings)} warning(s)")
 
 
+class ExportFormat(str, Enum):
+    jsonl = "jsonl"
+    markdown = "markdown"
+
+
+class ChunkKind(str, Enum):
+    child = "child"
+    parent = "parent"
+    all = "all"
+
+
+@app.command()
+def export(
+    document: Optional[str] = typer.Argument(None, help="Document id (or unique prefix) or source path (default: all)."),
+    db: str = DbOption,
+    where: Optional[str] = typer.Option(
+        None, "--where", help="SQL condition on the chunk_context view, e.g. \"title like '%Cotton%'\" (read-only)."
+    ),
+    format: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", "-f", help="jsonl (chunks) or markdown."),
+    kind: ChunkKind = typer.Option(ChunkKind.child, "--kind", help="JSONL: child chunks, parents, or all."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", help="JSONL: file (default stdout). Markdown: folder, one <id>.md per document."
+    ),
+) -> None:
+    """Export chunks as JSONL ({"page_content", "metadata"} a line) or documents as Markdown."""
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    result = call(
+        api.export, db, document, where=where, format=format.value, kind=kind.value, out=out, stream=sys.stdout
+    )
+    if out is not None:
+        what = f"{result.chunks} chunk(s) from " if format == ExportFormat.jsonl else ""
+        say(f"{what}{result.documents} document(s) -> {out}", stderr=True)
+
+
 if __name__ == "__main__":  # `python -m ingest.cli ...`, same as the `ingest` script
     app()

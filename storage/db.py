@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ingest.contracts.errors import SchemaVersionError, StorageError
 from ingest.contracts.files import DEFAULT_DB
-from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta
+from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta, views_ddl
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -195,8 +195,14 @@ def _add_pinned_settings(session: Session) -> None:
     session.execute(text("ALTER TABLE documents ADD COLUMN pinned_settings JSON"))
 
 
+def _add_chunk_context_view(session: Session) -> None:
+    """2 -> 3 (issue 19, exports): the `chunk_context` view; no table changes, no data moved."""
+    for statement in views_ddl(session.get_bind().dialect.name == "sqlite"):
+        session.execute(text(statement))
+
+
 #: version -> function migrating a database from that version to the next one (one transaction).
-MIGRATIONS: dict[int, object] = {1: _add_pinned_settings}
+MIGRATIONS: dict[int, object] = {1: _add_pinned_settings, 2: _add_chunk_context_view}
 
 
 def ensure_schema(database: Database) -> None:
@@ -220,6 +226,8 @@ def ensure_schema(database: Database) -> None:
         if database.is_sqlite:
             for statement in FTS_DDL:
                 connection.execute(text(statement))
+        for statement in views_ddl(database.is_sqlite):
+            connection.execute(text(statement))
         connection.execute(
             Base.metadata.tables["meta"].insert(),
             [
