@@ -20,10 +20,11 @@ from ingest.contracts.files import DEFAULT_DB
 
 if TYPE_CHECKING:
     from ingest.contracts.evaluation import EvalReport
+    from ingest.integrations.embed import EmbedResult, SimilarChunk
+    from ingest.integrations.export import ExportResult
     from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
     from ingest.views.render import RenderedPage
     from ingest.views.report import ReportResult
-    from ingest.integrations.export import ExportResult
     from storage.query import QueryResult
     from storage.runs import LockHolder
 
@@ -40,6 +41,8 @@ _LAZY = {
     "RenderedPage": "ingest.views.render",
     "ReportResult": "ingest.views.report",
     "ExportResult": "ingest.integrations.export",
+    "EmbedResult": "ingest.integrations.embed",
+    "SimilarChunk": "ingest.integrations.embed",
 }
 
 
@@ -367,9 +370,26 @@ def export(
     raise ConfigError(f"export format {format!r}: expected jsonl or markdown")
 
 
+def embed(db: str = DEFAULT_DB, *, model: str | None = None, batch: int = 32, progress: Any = None) -> EmbedResult:
+    """`ingest embed` (extra `embed`): vectors for the child chunks without one for `model`
+    (default all-MiniLM-L6-v2-int8, packaged offline), one committed transaction per document;
+    over-limit chunks are embedded from their first tokens and counted in `truncated`."""
+    from ingest.integrations.embed import DEFAULT_MODEL, embed_database
+
+    return embed_database(db, model=model or DEFAULT_MODEL, batch=batch, progress=progress)
+
+
+def similar(question: str, *, db: str = DEFAULT_DB, k: int = 5, model: str | None = None) -> list[SimilarChunk]:
+    """The `k` child chunks nearest to `question` by vector (cosine), after `ingest embed`."""
+    from ingest.integrations.embed import DEFAULT_MODEL, similar_chunks
+
+    return similar_chunks(db, question, k=k, model=model or DEFAULT_MODEL)
+
+
 # Some of these names come from `__getattr__` (`_LAZY`), which ruff cannot see.
 __all__ = [  # noqa: F822
     "DocumentView",
+    "EmbedResult",
     "EvalReport",
     "ExportResult",
     "PipelineSettings",
@@ -379,6 +399,7 @@ __all__ = [  # noqa: F822
     "ReprocessResult",
     "RunHistory",
     "RunSummary",
+    "embed",
     "evaluate",
     "export",
     "load_settings",
@@ -389,5 +410,7 @@ __all__ = [  # noqa: F822
     "run",
     "runs",
     "show",
+    "similar",
+    "SimilarChunk",
     "unlock",
 ]

@@ -92,8 +92,9 @@ def select_document_ids(db: Database, *, document: str | None = None, where: str
 def _element_boxes(session, document_id: str) -> dict[int, tuple[int, list[float]]]:
     """elements.seq -> (page, [x0, top, x1, bottom]) for one document."""
     rows = session.execute(
-        select(ElementRow.seq, ElementRow.page_no, ElementRow.x0, ElementRow.top, ElementRow.x1, ElementRow.bottom)
-        .where(ElementRow.document_id == document_id)
+        select(
+            ElementRow.seq, ElementRow.page_no, ElementRow.x0, ElementRow.top, ElementRow.x1, ElementRow.bottom
+        ).where(ElementRow.document_id == document_id)
     )
     return {seq: (page, [x0, top, x1, bottom]) for seq, page, x0, top, x1, bottom in rows}
 
@@ -150,3 +151,17 @@ def iter_chunk_records(
                 continue
             boxes = _element_boxes(session, document_id)
         yield from (row_to_record(row, document_row, boxes) for row in rows)
+
+
+def records_for_chunk_ids(db: Database, chunk_ids: list[int]) -> dict[int, ChunkRecord]:
+    """The records of these chunks (any kind), by chunk id; ids no longer stored are absent."""
+    found: dict[int, ChunkRecord] = {}
+    with db.reader() as session:
+        rows = list(session.scalars(select(ChunkRow).where(ChunkRow.id.in_(chunk_ids))))
+        for document_id in sorted({row.document_id for row in rows}):
+            document_row = session.get(DocumentRow, document_id)
+            boxes = _element_boxes(session, document_id)
+            for row in rows:
+                if row.document_id == document_id and document_row is not None:
+                    found[row.id] = row_to_record(row, document_row, boxes)
+    return found
