@@ -163,9 +163,11 @@ def embed_database(
     batch: int = 32,
     embedder: Embedder | None = None,
     progress: Callable[[str, int], None] | None = None,
+    documents: Sequence[str] | None = None,
 ) -> EmbedResult:
-    """Embed every child chunk without a vector for `model`, one transaction per document;
-    `progress(document_id, chunks)` is called after each document is committed."""
+    """Embed every child chunk without a vector for `model` (of the `documents` ids only, when
+    given), one transaction per document; `progress(document_id, chunks)` is called after each
+    document is committed."""
     from storage import open_database
     from storage.vectors import (
         documents_to_embed,
@@ -180,7 +182,7 @@ def embed_database(
         raise ConfigError(f"--batch {batch}: must be at least 1")
     spec = model_spec(model)
     started = time.perf_counter()
-    chunks = truncated = documents = 0
+    chunks = truncated = done = 0
     with open_database(db, create=False) as database:
         if not database.is_sqlite:
             raise ConfigError("ingest embed stores vectors with sqlite-vec: it needs an SQLite --db")
@@ -188,6 +190,8 @@ def embed_database(
             prepare(session, spec.dimensions)
             purged = purge_orphans(session, spec.dimensions)
         for document_id in documents_to_embed(database, model):
+            if documents is not None and document_id not in documents:
+                continue
             pending = pending_chunks(database, document_id, model)
             if not pending:
                 continue
@@ -202,13 +206,13 @@ def embed_database(
                 stored = save_vectors(session, model, [p.chunk_id for p in pending], vectors, tokens, cut)
             chunks += stored
             truncated += sum(cut)
-            documents += 1
+            done += 1
             if progress is not None:
                 progress(document_id, stored)
         total = embedding_counts(database).get(model, {}).get("chunks", 0)
     return EmbedResult(
         model=model,
-        documents=documents,
+        documents=done,
         chunks=chunks,
         truncated=truncated,
         purged=purged,
