@@ -46,7 +46,8 @@ def main() -> None:
         open_database(copy).close()  # migrate the copy
         with sqlite3.connect(copy) as connection:
             counts = connection.execute(
-                "select document_id, count(*) from chunks where kind = 'child' group by document_id order by document_id"
+                "select document_id, count(*) from chunks where kind = 'child' "
+                "group by document_id order by document_id"
             ).fetchall()
         chosen, total = [], 0
         for document_id, count in counts:
