@@ -4,8 +4,8 @@
 
 Works on a copy of INGEST_DB (migrated to the current schema if older; the original is never
 written): embeds whole documents, in id order, until at least `--chunks` child chunks are done,
-then prints the figures as one JSON object. Growth = file size after minus before, both measured
-after a WAL checkpoint, scaled to 1,000 chunks; the seconds include tokenising, the model and
+then prints the figures as one JSON object. Growth = bytes in use (pages minus free pages) after
+minus before, both after a WAL checkpoint, scaled to 1,000 chunks; the seconds include tokenising, the model and
 the per-document transactions, not loading the model.
 """
 
@@ -25,9 +25,14 @@ sys.path.insert(0, str(ROOT))
 
 
 def file_size(path: Path) -> int:
+    """Bytes in use: pages minus free pages, after a checkpoint (a copied database may hold free
+    pages that new rows reuse, so the file size alone would under-count the growth)."""
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    return path.stat().st_size
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+        free = connection.execute("PRAGMA freelist_count").fetchone()[0]
+        size = connection.execute("PRAGMA page_size").fetchone()[0]
+    return (pages - free) * size
 
 
 def main() -> None:
