@@ -21,6 +21,8 @@ from ingest.contracts.files import DEFAULT_DB
 if TYPE_CHECKING:
     from ingest.contracts.evaluation import EvalReport
     from ingest.contracts.search import SearchHit
+    from ingest.integrations.embed import EmbedResult, SimilarChunk
+    from ingest.integrations.export import ExportResult
     from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
     from ingest.views.render import RenderedPage
     from ingest.views.report import ReportResult
@@ -40,6 +42,9 @@ _LAZY = {
     "LockHolder": "storage.runs",
     "RenderedPage": "ingest.views.render",
     "ReportResult": "ingest.views.report",
+    "ExportResult": "ingest.integrations.export",
+    "EmbedResult": "ingest.integrations.embed",
+    "SimilarChunk": "ingest.integrations.embed",
 }
 
 
@@ -379,10 +384,52 @@ def report(db: str, id_or_path: str, *, out: str | os.PathLike | None = None, dp
     return report_document(db, id_or_path, {"dpi": dpi}, out=out)
 
 
+def export(
+    db: str = DEFAULT_DB,
+    document: str | None = None,
+    *,
+    where: str | None = None,
+    format: str = "jsonl",
+    kind: str = "child",
+    out: str | os.PathLike | None = None,
+    stream: Any = None,
+) -> ExportResult:
+    """`ingest export`: chunks as JSONL (`{"page_content", "metadata"}` a line; `kind` child, parent
+    or all) to the file `out` or the text `stream`, or documents as Markdown (one `<id>.md` each in
+    the folder `out`). `document` (id, prefix or path) and `where` (an SQL condition on the
+    `chunk_context` view, run read-only) narrow the selection."""
+    from ingest.contracts.errors import ConfigError
+    from ingest.integrations.export import export_jsonl, export_markdown
+
+    if format == "jsonl":
+        return export_jsonl(db, out=out, stream=stream, document=document, where=where, kind=kind)
+    if format == "markdown":
+        return export_markdown(db, out=out, stream=stream, document=document, where=where)
+    raise ConfigError(f"export format {format!r}: expected jsonl or markdown")
+
+
+def embed(db: str = DEFAULT_DB, *, model: str | None = None, batch: int = 32, progress: Any = None) -> EmbedResult:
+    """`ingest embed` (extra `embed`): vectors for the child chunks without one for `model`
+    (default all-MiniLM-L6-v2-int8, packaged offline), one committed transaction per document;
+    over-limit chunks are embedded from their first tokens and counted in `truncated`."""
+    from ingest.integrations.embed import DEFAULT_MODEL, embed_database
+
+    return embed_database(db, model=model or DEFAULT_MODEL, batch=batch, progress=progress)
+
+
+def similar(question: str, *, db: str = DEFAULT_DB, k: int = 5, model: str | None = None) -> list[SimilarChunk]:
+    """The `k` child chunks nearest to `question` by vector (cosine), after `ingest embed`."""
+    from ingest.integrations.embed import DEFAULT_MODEL, similar_chunks
+
+    return similar_chunks(db, question, k=k, model=model or DEFAULT_MODEL)
+
+
 # Some of these names come from `__getattr__` (`_LAZY`), which ruff cannot see.
 __all__ = [  # noqa: F822
     "DocumentView",
+    "EmbedResult",
     "EvalReport",
+    "ExportResult",
     "PipelineSettings",
     "QueryResult",
     "RenderedPage",
@@ -391,7 +438,9 @@ __all__ = [  # noqa: F822
     "ReprocessResult",
     "RunHistory",
     "RunSummary",
+    "embed",
     "evaluate",
+    "export",
     "load_settings",
     "query",
     "render",
@@ -402,5 +451,7 @@ __all__ = [  # noqa: F822
     "search",
     "SearchHit",
     "show",
+    "similar",
+    "SimilarChunk",
     "unlock",
 ]

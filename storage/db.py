@@ -24,7 +24,7 @@ from ingest.contracts.errors import SchemaVersionError, StorageError
 from ingest.contracts.files import DEFAULT_DB
 from storage.migrate_search import migrate_search_index_and_twin_parents
 from storage.postgres import create_search_vector, lock_schema
-from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta
+from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta, views_ddl
 from storage.sqlite_files import (
     BUSY_TIMEOUT_MS,
     connect_readonly,
@@ -276,10 +276,17 @@ def _add_pinned_settings(session: Session) -> None:
     session.execute(text("ALTER TABLE documents ADD COLUMN pinned_settings JSON"))
 
 
+def _add_chunk_context_view(session: Session) -> None:
+    """3 -> 4 (issue 19, exports): the `chunk_context` view; no table changes, no data moved."""
+    for statement in views_ddl(session.get_bind().dialect.name == "sqlite"):
+        session.execute(text(statement))
+
+
 #: version -> function migrating a database from that version to the next one (one transaction).
 MIGRATIONS: dict[int, object] = {
     1: _add_pinned_settings,  # issue 16: settings pinned by `ingest reprocess`
     2: migrate_search_index_and_twin_parents,  # issue 15: stemmed two-column chunks_fts, no twin parents
+    3: _add_chunk_context_view,  # issue 19: chunk + document + parent in one view
 }
 
 
@@ -311,6 +318,8 @@ def ensure_schema(database: Database) -> None:
                 connection.execute(text(statement))
         elif database.is_postgresql:
             create_search_vector(connection)
+        for statement in views_ddl(database.is_sqlite):
+            connection.execute(text(statement))
         connection.execute(
             Base.metadata.tables["meta"].insert(),
             [

@@ -25,7 +25,9 @@ from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String,
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: Bump when a table or column changes, and teach `storage.db.migrate` the step.
-SCHEMA_VERSION = 3  # 2: documents.pinned_settings; 3: stemmed two-column chunks_fts, no twin parents
+SCHEMA_VERSION = (
+    4  # 2: documents.pinned_settings; 3: stemmed two-column chunks_fts, no twin parents; 4: view chunk_context
+)
 
 
 class Base(DeclarativeBase):
@@ -239,3 +241,24 @@ FTS_DDL = [
     "VALUES ('delete', old.id, old.heading_path, old.body); "
     "INSERT INTO chunks_fts(rowid, heading_path, body) VALUES (new.id, new.heading_path, new.body); END",
 ]
+
+
+#: Views for SQL users (SQLite and PostgreSQL alike): the commonest join, spelled once.
+#: `chunk_context`: one row per chunk with its document's title and path and its parent's text
+#: (NULL parent columns for parents). Created with the tables, and by migration 2 -> 3.
+VIEWS_DDL = [
+    "CREATE VIEW IF NOT EXISTS chunk_context AS SELECT "
+    "c.id AS chunk_id, c.document_id, c.parent_id, c.kind, c.seq, c.text, c.body, c.heading_path, "
+    "c.heading_path_json, c.page_start, c.page_end, c.char_start, c.char_end, c.token_count, "
+    "c.over_embedding_limit, c.element_types, c.language, c.metadata, "
+    "d.title AS title, d.source_path AS source_path, d.status AS document_status, "
+    "p.text AS parent_text, p.body AS parent_body "
+    "FROM chunks c JOIN documents d ON d.id = c.document_id LEFT JOIN chunks p ON p.id = c.parent_id",
+]
+
+
+def views_ddl(is_sqlite: bool) -> list[str]:
+    """VIEWS_DDL for the dialect: PostgreSQL has no `CREATE VIEW IF NOT EXISTS`, SQLite no `OR REPLACE`."""
+    if is_sqlite:
+        return list(VIEWS_DDL)
+    return [statement.replace("CREATE VIEW IF NOT EXISTS", "CREATE OR REPLACE VIEW") for statement in VIEWS_DDL]

@@ -14,8 +14,6 @@ from ingest.cli import app
 sys.path.insert(0, str(Path(__file__).parent))
 from test_pipeline import make_pdf  # noqa: E402
 
-from storage.schema import SCHEMA_VERSION
-
 runner = CliRunner()
 QUIET_RUN = ("--workers", "0", "--ocr", "never", "-q")
 
@@ -147,12 +145,13 @@ def test_reprocess_options_stay_pinned_until_unpinned(tmp_path):
 
 
 def test_a_version_1_database_is_migrated_in_place(tmp_path):
-    from storage import open_database
+    from storage import SCHEMA_VERSION, open_database
 
     make_pdf(tmp_path / "pdfs" / "a.pdf", "Manual", ["Text."])
     db = tmp_path / "i.db"
     assert runner.invoke(app, ["run", str(tmp_path / "pdfs"), "--db", str(db), *QUIET_RUN]).exit_code == 0
     with sqlite3.connect(db) as connection:  # what version 1 looked like
+        connection.execute("drop view chunk_context")
         connection.execute("alter table documents drop column pinned_settings")
         connection.execute("update meta set value = '1' where key = 'schema_version'")
     doc_id = sqlite3.connect(db).execute("select id from documents").fetchone()[0]
@@ -160,10 +159,10 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path):
     assert refused.exit_code == 4 and "migrates it in place" in refused.stderr
     open_database(db).close()
     connection = sqlite3.connect(db)
-    assert connection.execute("select value from meta where key = 'schema_version'").fetchone() == (
-        str(SCHEMA_VERSION),
-    )
+    version = connection.execute("select value from meta where key = 'schema_version'").fetchone()
+    assert version == (str(SCHEMA_VERSION),)
     assert connection.execute("select count(*), count(pinned_settings) from documents").fetchone() == (1, 0)
+    assert connection.execute("select count(*) from chunk_context").fetchone()[0] > 0  # every step ran
 
 
 def test_an_all_unchanged_run_shows_no_empty_bar(db):

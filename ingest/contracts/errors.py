@@ -36,6 +36,13 @@ class DiscoverError(IngestError):
     stage = "discover"
 
 
+class MissingExtraError(ConfigError):
+    """An optional extra (langchain, llamaindex, embed) is needed and not installed; says what to pip install."""
+
+    def __init__(self, extra: str, package: str):
+        super().__init__(f"this needs {package}, which is not installed: pip install 'pdf-ingest[{extra}]'")
+
+
 class ParseError(IngestError):
     """A PDF could not be parsed: not a PDF, encrypted, empty, truncated, or every page failed."""
 
