@@ -8,7 +8,8 @@ rule), overlaid with the keys in `RECORD_KEYS` (those win on a name clash, so `t
 heading path on its first line.
 
 Selection: every ok document (or one, by id, id prefix or path), chunks of one kind (children
-by default: the retrieval units), optionally narrowed by an SQL condition over the
+by default: the retrieval units; "parent" gives the sections, where a section that fits in one
+child is that one child row, with no parent of its own), optionally narrowed by an SQL condition over the
 `chunk_context` view, run on the read-only query connection so a condition cannot write.
 Records stream one document at a time, in (document id, seq) order.
 """
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from ingest.contracts.errors import QueryError
 from storage.db import Database
@@ -144,8 +145,10 @@ def iter_chunk_records(
         with db.reader() as session:
             document_row = session.get(DocumentRow, document_id)
             query = select(ChunkRow).where(ChunkRow.document_id == document_id).order_by(ChunkRow.seq)
-            if kind != "all":
-                query = query.where(ChunkRow.kind == kind)
+            if kind == "child":
+                query = query.where(ChunkRow.kind == "child")
+            elif kind == "parent":  # a section that fits in one child is one row, its own parent
+                query = query.where(or_(ChunkRow.kind == "parent", ChunkRow.parent_id.is_(None)))
             rows = [row for row in session.scalars(query) if wanted is None or row.id in wanted]
             if not rows or document_row is None:
                 continue
