@@ -1,0 +1,90 @@
+"""Issue 14's heading patterns on public PDFs (../shared/corpus), each failing before the rule
+(parsers/structure/heading_blocks.py, parsers/structure/headings.py), plus the pure rules on
+hand-built blocks."""
+
+from __future__ import annotations
+
+import functools
+
+from conftest import CORPUS
+
+from ingest.contracts.elements import ElementType
+from parsers.pdf import parse_pdf
+from parsers.structure.heading_blocks import continues_heading, run_in_lead
+from parsers.structure.headings import context_rejects_heading, is_prose, numbered_line_is_heading
+from parsers.textlayer.blocks import Block, segments_to_line
+from parsers.textlayer.chars import Segment
+
+
+@functools.cache
+def parsed(name: str):
+    return parse_pdf(CORPUS / name, {"ocr": {"mode": "never"}})
+
+
+def titles(document, page: int | None = None) -> list[str]:
+    return [e.text for e in document.elements if e.type is ElementType.title and page in (None, e.page)]
+
+
+def _block(text, top, size, bold=0.0, font="Body", x0=20.0, width=300.0):
+    segment = Segment(text, x0, top, x0 + width, top + size * 1.2, size, bold, font, chars=len(text))
+    return Block([segments_to_line([segment])])
+
+
+def test_run_in_heading_lead_is_split_from_its_paragraph():
+    document = parsed("layout-parser-paper-fast.pdf")
+    assert {"Abstract.", "Keywords:"} <= set(titles(document, 1))
+    after = [e.text for e in document.elements if e.page == 1 and e.type is ElementType.paragraph]
+    assert any(text.startswith("Recent advances in document image analysis") for text in after)
+
+
+def test_run_in_lead_rule_is_conservative():
+    body = Segment("We have chosen the data set for its size and", 0, 0, 200, 10, 10.0, 0.0, "CMR10", chars=40)
+    assert run_in_lead("5.1 Hyper Parameter Optimization", "CMBX10", False, 10.0, body, 20)
+    assert run_in_lead("Abstract.", "CMBX9", False, 9.0, body, 20)
+    assert not run_in_lead("Abstract.", "CMR10", False, 10.0, body, 20)  # same font: not set apart
+    assert not run_in_lead("Dose:", "Arial-Bold", True, 10.0, body, 3)  # a form line, not prose after it
+    assert not run_in_lead("Figure 2.", "Arial-Bold", True, 10.0, body, 20)  # a caption
+    assert not run_in_lead("five years:", "Arial-Bold", True, 10.0, body, 20)  # continues a line
+
+
+def test_multi_line_heading_is_one_heading():
+    reliance = parsed("reliance.pdf")
+    assert "For sustainable value creation For societal well-being" not in titles(reliance, 1)
+    form = parsed("150109DSP-Milw-505-90D.pdf")
+    assert "injuries." not in titles(form, 1)
+    upper = _block("Row and Column Access Control", 100, 16, 1.0, "Helvetica-Bold")
+    lower = _block("Support in IBM DB2 for i", 119.5, 16, 1.0, "Helvetica-Bold")
+    assert continues_heading(upper, lower)
+    assert not continues_heading(_block("Scope.", 100, 16, 1.0, "Helvetica-Bold"), lower)
+    assert not continues_heading(upper, _block("Support in IBM DB2 for i", 119.5, 10, 0.0, "Times"))
+
+
+def test_numbered_sub_headings_are_headings_with_their_number():
+    document = parsed("normal_4pages.pdf")
+    found = [t for t in titles(document) if t.startswith("(") and t[1].isdigit()]
+    assert "(1) 「감염병의 예방 및 관리에 관한 법률」 개정" in found
+    assert "(1) 상위법에 반하는 보험약관의 해석" in found
+    assert len(found) >= 10
+    items = [e.text for e in document.elements if e.type is ElementType.list_item]
+    assert "「감염병의 예방 및 관리에 관한 법률」 개정" not in items
+    heading = _block("(1) Scope of the law", 100, 12.5, 0.0, "Dotum")
+    body = _block("The law applies to every insurer that sells cover for named diseases.", 120, 11.5)
+    assert numbered_line_is_heading(heading, body, 11.5)
+    assert not numbered_line_is_heading(_block("(1) Scope of the law", 100, 11.5), body, 11.5)
+
+
+def test_form_values_and_a_form_sentence_are_not_headings():
+    document = parsed("150109DSP-Milw-505-90D.pdf")
+    assert not {"N/A", "None", "injuries."} & set(titles(document))
+    assert not any(t.startswith("Yes No Criminal charges filed?") for t in titles(document))
+    label = _block("Description of all other persons residing in the home:", 100, 9, 1.0, "Arial-Bold")
+    value = _block("N/A", 111, 11, 1.0, "Times-Bold", width=20)
+    assert context_rejects_heading(label, value, None) == "form value"
+    assert is_prose("Yes No Criminal charges filed? If yes, against whom? The friend of the mother")
+    assert not is_prose("A. Children residing at home at the time of the incident:")
+
+
+def test_key_figure_labels_are_not_headings():
+    document = parsed("reliance.pdf")
+    assert not {"BY REVENUE", "EXPORTS", "BY MARKET CAPITALISATION"} & set(titles(document, 2))
+    assert "India’s largest company" in titles(document, 2)
