@@ -88,3 +88,14 @@ def test_key_figure_labels_are_not_headings():
     document = parsed("reliance.pdf")
     assert not {"BY REVENUE", "EXPORTS", "BY MARKET CAPITALISATION"} & set(titles(document, 2))
     assert "India’s largest company" in titles(document, 2)
+
+
+def test_ocr_lines_use_the_one_heading_decider():
+    import parsers.ocr.layout as ocr_layout
+    from parsers.structure.headings import measured_heading_level
+
+    assert not hasattr(ocr_layout, "heading_level") and not hasattr(ocr_layout, "can_be_heading")
+    assert measured_heading_level(2.0, False, 4, 90, 1.0, True) == 1
+    assert measured_heading_level(1.0, True, 4, 90, 1.0, True) == 4
+    assert measured_heading_level(2.0, False, 4, 30, 1.0, True) is None  # a stamp read at low confidence
+    assert measured_heading_level(1.0, False, 4, 90, 1.0, True) is None

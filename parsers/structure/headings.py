@@ -325,3 +325,36 @@ def _apply_outline(headings, outline_keys, title_block, offset) -> None:
         hit = outline_keys.get(_key(block.text))
         if hit:
             block.tag["level"] = hit[0] + 1 + (0 if title_in_outline else offset)
+
+
+# One decider for OCR'd lines too: parsers/ocr/layout.py measures the evidence (a line's size
+# relative to the page's body text from pixel boxes, bold from stroke width, words, Tesseract's
+# confidence) and asks here. Sizes measured from pixels are coarser than a font size, hence
+# the wider ratios. Measured on the scanned fixtures (body 10.5 pt): title 20 pt -> 2.0,
+# 16 pt bold -> 1.67, 13 pt bold -> 1.58, body lines 0.9-1.13 (a line of descenders or digits).
+MEASURED_TITLE_RATIOS = ((1, 1.85), (2, 1.62), (3, 1.22))
+#: A bold line at body size is a heading of the lowest level (the text-layer parser numbers
+#: the fixtures' 11 pt bold headings 4: title 1, then 16 pt 2, 13 pt 3).
+MEASURED_BOLD_LEVEL = 4
+MEASURED_MAX_WORDS = 15
+MEASURED_BOLD_MAX_WORDS = 10
+MEASURED_MIN_CONFIDENCE = 50  # a low-confidence "heading" is mostly a stamp, a signature or specks
+
+
+def measured_heading_level(
+    size_ratio: float, bold: bool, words: int, confidence: float, letter_share: float, horizontal: bool
+) -> int | None:
+    """Heading level (1-4) of a line whose type was measured, not read (OCR), None for body text.
+
+    `size_ratio`: the line's size / the page's body text size; `confidence`: 0-100;
+    `letter_share`: letters among its visible characters. Short, confidently read, mostly
+    letters and horizontal (not a stamp, a big number or a sideways margin note), and set
+    apart by size (levels 1-3 by `MEASURED_TITLE_RATIOS`) or bold at about body size (level 4)."""
+    if words > MEASURED_MAX_WORDS or confidence < MEASURED_MIN_CONFIDENCE or letter_share < 0.5 or not horizontal:
+        return None
+    for level, ratio in MEASURED_TITLE_RATIOS:
+        if size_ratio >= ratio:
+            return level
+    if bold and words <= MEASURED_BOLD_MAX_WORDS and size_ratio >= 0.9:
+        return MEASURED_BOLD_LEVEL
+    return None
