@@ -21,6 +21,8 @@ from ingest.contracts.files import DEFAULT_DB
 if TYPE_CHECKING:
     from ingest.contracts.evaluation import EvalReport
     from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
+    from ingest.views.render import RenderedPage
+    from ingest.views.report import ReportResult
     from storage.query import QueryResult
     from storage.runs import LockHolder
 
@@ -34,6 +36,8 @@ _LAZY = {
     "load_settings": "ingest.pipeline.settings",
     "QueryResult": "storage.query",
     "LockHolder": "storage.runs",
+    "RenderedPage": "ingest.views.render",
+    "ReportResult": "ingest.views.report",
 }
 
 
@@ -78,12 +82,18 @@ def run(
 
 
 def reprocess(
-    id_or_path: str, *, db: str = DEFAULT_DB, config: str | os.PathLike | None = None, **options: Any
+    id_or_path: str,
+    *,
+    db: str = DEFAULT_DB,
+    config: str | os.PathLike | None = None,
+    unpin: bool = False,
+    **options: Any,
 ) -> ReprocessResult:
-    """`ingest reprocess`: one document again, atomically; returns chunk counts before/after."""
+    """`ingest reprocess`: one document again, atomically; returns chunk counts before/after.
+    `options` (ocr, ocr_lang) stay pinned to the document for later runs; `unpin` clears them."""
     from ingest.pipeline.batch import reprocess_document
 
-    return reprocess_document(id_or_path, db=db, config=config, overrides=cli_overrides(**options))
+    return reprocess_document(id_or_path, db=db, config=config, overrides=cli_overrides(**options), unpin=unpin)
 
 
 def evaluate(
@@ -161,6 +171,9 @@ class DocumentView(BaseModel):
     pipeline_version: str | None
     ingested_at: str | None
     metadata: dict[str, Any]
+    pinned_settings: dict[str, Any] = Field(
+        default_factory=dict, description="settings `ingest reprocess` pinned to this document ({} = none)"
+    )
     elements: list[ElementView]
     chunks: list[ChunkView]
 
@@ -229,6 +242,7 @@ def show(db: str, id_or_path: str) -> DocumentView:
         pipeline_version=row.pipeline_version,
         ingested_at=row.ingested_at,
         metadata=dict(row.metadata_ or {}),
+        pinned_settings=dict(row.pinned_settings or {}),
         elements=elements,
         chunks=views,
     )
@@ -304,18 +318,45 @@ def unlock(db: str) -> LockHolder | None:
         return force_unlock(database)
 
 
+def render(
+    db: str,
+    id_or_path: str,
+    *,
+    pages: str | None = None,
+    what: str = "both",
+    dpi: int = 100,
+    out: str | os.PathLike | None = None,
+) -> list[RenderedPage]:
+    """`ingest render`: page pictures (PIL images in `RenderedPage.image`) with elements and child
+    chunks drawn; `pages` like '1,3-5' (None = all); with `out`, PNGs are also written there."""
+    from ingest.views.render import render_document
+
+    return render_document(db, id_or_path, {"pages": pages, "what": what, "dpi": dpi}, out=out)
+
+
+def report(db: str, id_or_path: str, *, out: str | os.PathLike | None = None, dpi: int = 100) -> ReportResult:
+    """`ingest report`: one self-contained HTML file (default `<id>.html`), pages beside their chunks."""
+    from ingest.views.report import report_document
+
+    return report_document(db, id_or_path, {"dpi": dpi}, out=out)
+
+
 # Some of these names come from `__getattr__` (`_LAZY`), which ruff cannot see.
 __all__ = [  # noqa: F822
     "DocumentView",
     "EvalReport",
     "PipelineSettings",
     "QueryResult",
+    "RenderedPage",
+    "ReportResult",
     "ReprocessResult",
     "RunHistory",
     "RunSummary",
     "evaluate",
     "load_settings",
     "query",
+    "render",
+    "report",
     "reprocess",
     "run",
     "runs",

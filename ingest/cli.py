@@ -4,7 +4,8 @@ The CLI builds no SQL except the user's own in `query`. Our exceptions become a 
 message on stderr and an exit code:
 
     0  ok
-    1  the run finished but at least one document failed (the count is printed)
+    1  the run finished but a file under the given paths is failed: it failed in this run, or it
+       failed earlier and is unchanged since (not retried); 0 only when every file is stored
     2  usage or configuration error (bad option, config file, missing path, OCR not installed)
     3  the database is locked by another running `ingest run`/`reprocess`
     4  the database cannot be opened, or its schema version is not this program's
@@ -19,13 +20,14 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 import typer
 from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from ingest.contracts.errors import (
     ConfigError,
@@ -44,11 +46,12 @@ EXIT_OK, EXIT_FAILED_DOCUMENTS, EXIT_USAGE, EXIT_LOCKED, EXIT_DATABASE, EXIT_NOT
 
 app = typer.Typer(
     help="Turn folders of PDFs into retrieval-ready chunks in one SQLite file, and read them with SQL.\n\n"
-    "Exit codes: 0 ok; 1 some documents failed; 2 usage/config error; 3 database locked by another run; "
-    "4 database/schema error; 5 document not found; 6 query error or write refused.",
+    "Exit codes: 0 ok; 1 a file under the paths is failed (now or still); 2 usage/config error; "
+    "3 database locked by another run; 4 database/schema error; 5 document not found; 6 query error or write refused.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 #: Width of tables written to a pipe or a log file (no terminal, no COLUMNS): rich would
@@ -58,15 +61,34 @@ PIPE_WIDTH = 240
 
 
 def _console(stderr: bool = False) -> Console:
-    # Built per call so COLUMNS and the current sys.stdout/sys.stderr are honoured (tests, pipes).
+    """A console that prints every string literally: no markup, no emoji codes, no highlighting.
+
+    Cells hold stored text and user SQL results, where `[b]`, `[bold]x[/bold]` or `:memo:` are
+    data (a clause "54954.3[b]", a snippet marker), so rich must not read them as markup.
+    Built per call so COLUMNS and the current sys.stdout/sys.stderr are honoured (tests, pipes).
+    """
     stream = sys.stderr if stderr else sys.stdout
     piped = not (hasattr(stream, "isatty") and stream.isatty()) and "COLUMNS" not in os.environ
-    return Console(stderr=stderr, width=PIPE_WIDTH if piped else None)
+    return Console(stderr=stderr, width=PIPE_WIDTH if piped else None, markup=False, emoji=False, highlight=False)
 
 
 def say(text: str, *, stderr: bool = False) -> None:
     """One plain line (no rich markup, no hard wrapping: paths and messages stay greppable)."""
     _console(stderr).print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def literal_table(*columns: str, title: str | None = None, **options: Any) -> Table:
+    """A rich Table whose title and headers are printed as given. Cells go in through
+    `add_literal_row`: rich reads a plain `str` as markup, so `[b]`, `[bold]x[/bold]` or the
+    `[`...`]` of an FTS5 snippet would vanish from what the user sees."""
+    table = Table(title=Text(title) if title else None, **options)
+    for name in columns:
+        table.add_column(Text(name))
+    return table
+
+
+def add_literal_row(table: Table, values: Iterable[str]) -> None:
+    table.add_row(*(Text(value) for value in values))
 
 
 DbOption = typer.Option(
@@ -142,7 +164,8 @@ def run(
 
     Idempotent: a second run over unchanged files parses nothing. Each document is replaced in
     one transaction; a failing file is recorded (see `ingest runs`) and the run goes on.
-    Exit code 1 when any document failed.
+    Exit code 1 while any file under PATHS is failed, in this run or unchanged since an earlier
+    failure (so a cron alert repeats until the file is fixed, replaced or removed).
     """
     with _progress(quiet) as observer:
         from ingest import api  # here, not at the top: `ingest --help` loads no library
@@ -160,8 +183,14 @@ def run(
             ocr_lang=ocr_lang,
         )
     _print_summary(summary)
-    if summary.failed:
-        say(f"error: {len(summary.failed)} document(s) failed; details: `ingest runs --db {db}`", stderr=True)
+    still = summary.counts.get("still_failed", 0)
+    if summary.failed or still:
+        # still-failed files keep the exit code at 1, so a cron alert repeats until they are fixed
+        say(
+            f"error: {len(summary.failed)} document(s) failed in this run, {still} still failed from earlier "
+            f"runs; details: `ingest runs --db {db}`",
+            stderr=True,
+        )
         raise typer.Exit(EXIT_FAILED_DOCUMENTS)
 
 
@@ -173,12 +202,12 @@ class _progress:
             None
             if quiet
             else Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
-                TextColumn("{task.fields[last]}"),
+                TextColumn("{task.fields[last]}", markup=False),
                 console=_console(stderr=True),
                 transient=False,
             )
@@ -197,7 +226,8 @@ class _progress:
         elif event == "start":
             if self.task is not None:
                 self.bar.remove_task(self.task)
-            self.task = self.bar.add_task("ingesting", total=value, last="")
+            # nothing to parse (every file unchanged): no "0/0" bar, the summary says it all
+            self.task = self.bar.add_task("ingesting", total=value, last="") if value else None
         elif event == "item" and self.task is not None:
             self.bar.update(self.task, advance=1, last=f"{value.outcome}: {Path(value.path).name}")
 
@@ -247,10 +277,15 @@ def reprocess(
     timeout: Optional[float] = typer.Option(None, "--timeout", min=1, help="Seconds before the document is failed."),
     ocr: Optional[OcrMode] = typer.Option(None, "--ocr", help="When to OCR pages."),
     ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
+    unpin: bool = typer.Option(
+        False, "--unpin", help="Clear the settings pinned by earlier reprocess options; start from the defaults."
+    ),
 ) -> None:
     """Parse and chunk one document again, atomically, even if unchanged; print chunk counts before/after.
 
     Uses the settings stored with the document, then --config, then the options given here.
+    --ocr and --ocr-lang stay pinned to the document: nightly runs keep them (and do not count
+    them as a change) until `ingest reprocess DOC --unpin`. `ingest show` lists them.
     """
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
@@ -262,6 +297,7 @@ def reprocess(
         timeout=timeout,
         ocr=ocr.value if ocr else None,
         ocr_lang=ocr_lang,
+        unpin=unpin,
     )
     item = result.item
     if item.outcome == "failed":
@@ -299,9 +335,9 @@ def query(
 
         sys.stdout.write(result_to_csv(result))
     else:
-        table = Table(*result.columns, show_lines=False)
+        table = literal_table(*result.columns, show_lines=False)
         for row in result.rows:
-            table.add_row(*("NULL" if value is None else str(value) for value in row))
+            add_literal_row(table, ("NULL" if value is None else str(value) for value in row))
         _console().print(table)
         say(f"{len(result.rows)} row(s)", stderr=True)
 
@@ -327,13 +363,18 @@ def show(
     if view.error:
         say(f"error: {view.error}")
     say(f"metadata: {json.dumps(view.metadata, ensure_ascii=False)}")
-    elements = Table("#", "page", "type", "chars", "text", title="elements", title_justify="left")
+    if view.pinned_settings:
+        say(
+            f"pinned settings (from `ingest reprocess`; clear with --unpin): "
+            f"{json.dumps(view.pinned_settings, ensure_ascii=False)}"
+        )
+    elements = literal_table("#", "page", "type", "chars", "text", title="elements", title_justify="left")
     for element in view.elements:
         kind = element.type + (f" h{element.heading_level}" if element.heading_level else "")
         span = "-" if element.char_start is None else f"{element.char_start}-{element.char_end}"
-        elements.add_row(str(element.seq), str(element.page), kind, span, _clip(element.text, width))
+        add_literal_row(elements, (str(element.seq), str(element.page), kind, span, _clip(element.text, width)))
     _console().print(elements)
-    chunks = Table(
+    chunks = literal_table(
         "#",
         "kind",
         "parent",
@@ -348,17 +389,20 @@ def show(
         title_justify="left",
     )
     for chunk in view.chunks:
-        chunks.add_row(
-            str(chunk.seq),
-            chunk.kind,
-            "" if chunk.parent_seq is None else str(chunk.parent_seq),
-            chunk.pages,
-            f"{chunk.token_count}{' !' if chunk.over_embedding_limit else ''}",
-            chunk.language or "",
-            _span_list(chunk.element_seqs),
-            chunk.starts,
-            chunk.ends,
-            _clip(chunk.body, width),
+        add_literal_row(
+            chunks,
+            (
+                str(chunk.seq),
+                chunk.kind,
+                "" if chunk.parent_seq is None else str(chunk.parent_seq),
+                chunk.pages,
+                f"{chunk.token_count}{' !' if chunk.over_embedding_limit else ''}",
+                chunk.language or "",
+                _span_list(chunk.element_seqs),
+                chunk.starts,
+                chunk.ends,
+                _clip(chunk.body, width),
+            ),
         )
     _console().print(chunks)
 
@@ -386,22 +430,25 @@ def runs(
     if as_json:
         sys.stdout.write(history.model_dump_json(indent=2) + "\n")
         return
-    table = Table(
+    table = literal_table(
         "run", "command", "started", "status", "new", "changed", "unchanged", "removed", "failed", "chunks", "seconds"
     )
     for info in history.runs:
-        table.add_row(
-            str(info.id),
-            info.command,
-            info.started_at[:19],
-            info.status,
-            str(info.new),
-            str(info.changed),
-            str(info.unchanged),
-            str(info.removed),
-            str(info.failed),
-            str(info.chunks_written),
-            "" if info.seconds is None else f"{info.seconds:.1f}",
+        add_literal_row(
+            table,
+            (
+                str(info.id),
+                info.command,
+                info.started_at[:19],
+                info.status,
+                str(info.new),
+                str(info.changed),
+                str(info.unchanged),
+                str(info.removed),
+                str(info.failed),
+                str(info.chunks_written),
+                "" if info.seconds is None else f"{info.seconds:.1f}",
+            ),
         )
     _console().print(table)
     for item in history.last_run_problems:
@@ -494,6 +541,50 @@ def key_values(pairs: list[str], option: str) -> dict[str, str]:
             )
         found[key.strip()] = value.strip()
     return found
+
+
+# ---------------------------------------------------------------------------------------------
+# RENDER AND REPORT (the library side is ingest/views/).
+# ---------------------------------------------------------------------------------------------
+
+
+class What(str, Enum):
+    elements = "elements"
+    chunks = "chunks"
+    both = "both"
+
+
+@app.command()
+def render(
+    document: str = typer.Argument(..., help="Document id (or unique prefix) or source path."),
+    db: str = DbOption,
+    pages: Optional[str] = typer.Option(None, "--pages", "-p", help="Pages to draw, e.g. 1,3-5 (default: all)."),
+    out: Path = typer.Option(Path("."), "--out", "-o", help="Folder for the PNGs (<id>-p<N>.png)."),
+    what: What = typer.Option(What.both, "--what", help="Draw elements, chunk spans, or both."),
+    dpi: int = typer.Option(100, "--dpi", min=36, max=600, help="Pixels per inch (72 = one pixel per point)."),
+) -> None:
+    """Draw page pictures: elements boxed and coloured by type, each child chunk outlined and numbered."""
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    drawn = call(api.render, db, document, pages=pages, what=what.value, dpi=dpi, out=out)
+    for page in drawn:
+        say(f"{page.path}  page {page.page_no}: {len(page.element_boxes)} boxes, {len(page.chunk_labels)} chunks")
+    for warning in sorted({warning for page in drawn for warning in page.warnings}):
+        say(f"warning: {warning}", stderr=True)
+
+
+@app.command()
+def report(
+    document: str = typer.Argument(..., help="Document id (or unique prefix) or source path."),
+    db: str = DbOption,
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="HTML file to write (default: <id>.html)."),
+    dpi: int = typer.Option(100, "--dpi", min=36, max=300, help="Resolution of the embedded page pictures."),
+) -> None:
+    """Write one self-contained HTML page: page pictures beside the chunks; click a chunk to see its boxes."""
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    result = call(api.report, db, document, out=out, dpi=dpi)
+    say(f"{result.path}  {result.pages} page(s), {result.chunks} chunk(s), {len(result.warnings)} warning(s)")
 
 
 if __name__ == "__main__":  # `python -m ingest.cli ...`, same as the `ingest` script

@@ -179,14 +179,24 @@ def _version_message(database: Database, version: int) -> str:
             f"database schema version {version} is newer than this program's ({SCHEMA_VERSION}); "
             "upgrade pdf-ingest, or use another --db"
         )
+    if all(step in MIGRATIONS for step in range(version, SCHEMA_VERSION)):
+        return (
+            f"database schema version {version} is older than {SCHEMA_VERSION}; any `ingest run` or "
+            "`ingest reprocess` on it migrates it in place"
+        )
     return (
         f"database schema version {version} is older than {SCHEMA_VERSION} and has no migration; "
         "re-ingest into a new --db file (the old file is left untouched)"
     )
 
 
-#: version -> function migrating a database from that version to the next one.
-MIGRATIONS: dict[int, object] = {}
+def _add_pinned_settings(session: Session) -> None:
+    """1 -> 2: `documents.pinned_settings` (NULL = none pinned, which is every document so far)."""
+    session.execute(text("ALTER TABLE documents ADD COLUMN pinned_settings JSON"))
+
+
+#: version -> function migrating a database from that version to the next one (one transaction).
+MIGRATIONS: dict[int, object] = {1: _add_pinned_settings}
 
 
 def ensure_schema(database: Database) -> None:

@@ -133,6 +133,19 @@ def run_lock(
         release_lock(db, run_id)
 
 
+#: run_items.outcome -> the `runs` counter it adds to (a reprocess counts as changed, a file
+#: not retried since it failed as unchanged).
+RUN_COUNTER = {
+    "new": "new",
+    "changed": "changed",
+    "reprocessed": "changed",
+    "unchanged": "unchanged",
+    "still_failed": "unchanged",
+    "removed": "removed",
+    "failed": "failed",
+}
+
+
 def add_run_item(
     session,
     run_id: int,
@@ -147,6 +160,16 @@ def add_run_item(
     over_limit_chunks: int = 0,
     seconds: float | None = None,
 ) -> None:
+    """Record what a run did to one file, and add it to the run's counters in the same
+    transaction: `runs` shows what was stored so far even if the process dies next."""
+    column = RUN_COUNTER.get(outcome)
+    values: dict[str, Any] = {column: getattr(RunRow, column) + 1} if column else {}
+    if outcome in ("new", "changed", "reprocessed") and chunks_after:
+        values["chunks_written"] = RunRow.chunks_written + chunks_after
+    if over_limit_chunks:
+        values["over_limit_chunks"] = RunRow.over_limit_chunks + over_limit_chunks
+    if values:
+        session.execute(update(RunRow).where(RunRow.id == run_id).values(**values))
     session.add(
         RunItemRow(
             run_id=run_id,

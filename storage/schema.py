@@ -21,7 +21,7 @@ from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String,
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: Bump when a table or column changes, and teach `storage.db.migrate` the step.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: documents.pinned_settings
 
 
 class Base(DeclarativeBase):
@@ -63,6 +63,11 @@ class DocumentRow(Base):
     pipeline_version: Mapped[str | None] = mapped_column(String(32))
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON, doc="parse/chunk/enrich settings used")
     settings_hash: Mapped[str | None] = mapped_column(String(16))
+    pinned_settings: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON,
+        doc='settings chosen for this document by `ingest reprocess` (e.g. {"parse": {"ocr": {"mode": '
+        '"always"}}}); every run applies them on top of its own, `reprocess --unpin` clears them',
+    )
     rules_hash: Mapped[str | None] = mapped_column(String(16), doc="hash of the sidecar file and matching path rules")
     ingested_at: Mapped[str | None] = mapped_column(String(32))
     text: Mapped[str | None] = mapped_column(Text, doc="canonical text; chunk offsets index it")

@@ -64,6 +64,9 @@ class DocumentInfo(BaseModel):
     settings_hash: str | None = None
     rules_hash: str | None = None
     run_id: int | None = None
+    pinned_settings: dict[str, Any] | None = Field(
+        default=None, description="None: leave the stored pins as they are; {}: clear them; else: store these"
+    )
 
 
 def _delete_content(session: Session, document_id: str) -> int:
@@ -120,7 +123,7 @@ def _document_values(
         "rules_hash": info.rules_hash,
         "ingested_at": utc_now(),
         "last_run_id": info.run_id,
-    }
+    } | ({} if info.pinned_settings is None else {"pinned_settings": info.pinned_settings or None})
 
 
 def save_document(

@@ -8,7 +8,7 @@ layer and the layers below, never a layer above, and function-level (lazy) impor
 2. parsers: `parsers`
 3. chunker: `ingest.chunker`, `ingest.chunking`, `ingest.tokens`
 4. storage: `storage`
-5. pipeline: `ingest.pipeline`, `ingest.evaluation`, `ingest.api`
+5. pipeline: `ingest.pipeline`, `ingest.evaluation`, `ingest.views`, `ingest.api`
 6. CLI: `ingest.cli`
 """
 
@@ -33,6 +33,7 @@ LAYERS = {
     "storage": 4,
     "ingest.pipeline": 5,
     "ingest.evaluation": 5,
+    "ingest.views": 5,
     "ingest.api": 5,
     "ingest.cli": 6,
 }

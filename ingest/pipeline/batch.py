@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ingest.contracts.errors import DocumentNotFoundError, IngestError, StorageError
-from ingest.pipeline.discover import Classified, classify
+from ingest.pipeline.discover import Classified, check_input_paths, classify
 from ingest.pipeline.document import ProcessedDocument
 from ingest.pipeline.enrich import check_languages
 from ingest.pipeline.settings import PIPELINE_VERSION, PipelineSettings
@@ -98,13 +98,14 @@ def run_info(settings: PipelineSettings, run_id: int) -> DocumentInfo:
 def _info(
     run: DocumentInfo, item: Classified, mtime: float | None, title: str | None = None, metadata: dict | None = None
 ) -> DocumentInfo:
-    return run.model_copy(
-        update={"title": title, "metadata": metadata or {}, "mtime": mtime, "rules_hash": item.rules_hash}
-    )
+    update = {"title": title, "metadata": metadata or {}, "mtime": mtime, "rules_hash": item.rules_hash}
+    if item.settings is not None:  # pinned settings: stored (and hashed) as this document's own
+        update |= {"settings": stored_settings(item.settings), "settings_hash": item.settings.settings_hash()}
+    return run.model_copy(update=update)
 
 
 def _job(item: Classified) -> Job:
-    return Job(item.path, item.file.sha256 if item.file else None)
+    return Job(item.path, item.file.sha256 if item.file else None, item.settings)
 
 
 def store_result(db: Database, item: Classified, result: TaskResult, run: DocumentInfo, outcome: str) -> ItemResult:
@@ -250,6 +251,7 @@ def run_pipeline(
     settings = PipelineSettings.resolve(settings)
     started = time.monotonic()
     check_setup(settings)
+    check_input_paths(paths)
     names = [normalise_source_path(path) for path in paths]
     with _database(db, settings.store.db) as database, _locked_run(database, "run", names, settings) as run_id:
         if observer:
@@ -337,22 +339,33 @@ class ReprocessResult(BaseModel):
 
 
 def reprocess_document(
-    id_or_path: str, *, db: str | Database | None = None, config: str | None = None, overrides: dict | None = None
+    id_or_path: str,
+    *,
+    db: str | Database | None = None,
+    config: str | None = None,
+    overrides: dict | None = None,
+    unpin: bool = False,
 ) -> ReprocessResult:
     """Parse, chunk and store one document again, atomically, even if unchanged.
 
-    Settings: those stored with the document, then `config`, then `overrides`. Raises
+    Settings: those stored with the document, then `config`, then `overrides`. The output
+    settings among `overrides` (e.g. OCR mode) are pinned to the document: every later run
+    applies them on top of its own, so a nightly run neither counts them as a change nor undoes
+    them. `unpin`: clear the pins and start from the defaults (then `config`, then `overrides`,
+    this once); the next run then brings the document to its own settings. Raises
     DocumentNotFoundError for an unknown id/path, IngestError(stage="discover") when the source
     file is gone, RunLockedError while a run holds the database. A failure of the document is
     recorded (status failed) and returned in `item`, not raised.
     """
     from ingest.pipeline.discover import fingerprint
     from ingest.pipeline.enrich import rules_hash
-    from ingest.pipeline.settings import load_settings
+    from ingest.pipeline.settings import load_settings, merge_settings, pins_from
 
     with _database(db, DEFAULT_DB) as database:
         path, row = _reprocess_target(database, id_or_path)
-        settings = load_settings(config, overrides, base=row.settings if row and row.settings else None)
+        base = row.settings if row and row.settings and not unpin else None
+        settings = load_settings(config, overrides, base=base)
+        pins = {} if unpin else merge_settings((row.pinned_settings if row else None) or {}, pins_from(overrides or {}))
         check_setup(settings)
         with _locked_run(database, "reprocess", [path], settings) as run_id:
             item = Classified(
@@ -366,7 +379,8 @@ def reprocess_document(
             [(_tag, result)] = list(
                 execute([_job(item)], [item], settings.model_copy(update={"workers": min(settings.worker_count, 1)}))
             )
-            done = store_or_fail(database, item, result, run_info(settings, run_id), "reprocessed")
+            info = run_info(settings, run_id).model_copy(update={"pinned_settings": pins})
+            done = store_or_fail(database, item, result, info, "reprocessed")
             summary = _summarise(run_id, [done], 0.0)
             finish_run(
                 database,

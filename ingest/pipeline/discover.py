@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from ingest.contracts.errors import ConfigError
 from ingest.contracts.files import file_sha256
 from ingest.pipeline.enrich import rules_hash
-from ingest.pipeline.settings import PIPELINE_VERSION, PipelineSettings
+from ingest.pipeline.settings import PIPELINE_VERSION, PipelineSettings, with_pins
 from storage.schema import DocumentRow
 from storage.store import normalise_source_path
 
@@ -42,6 +42,15 @@ class Classified(BaseModel):
     reason: str | None = None
     file: SourceFile | None = None
     rules_hash: str | None = None
+    settings: PipelineSettings | None = None  # the run's settings with this document's pins on top
+
+
+def check_input_paths(paths: list[str | os.PathLike]) -> None:
+    """ConfigError for the first path that does not exist: called before the database is opened,
+    so a mistyped path writes nothing (no database file, no run row)."""
+    for root in paths:
+        if not Path(root).expanduser().exists():
+            raise ConfigError("input path does not exist (nothing was changed)", path=str(root))
 
 
 def find_pdfs(paths: list[str | os.PathLike]) -> list[str]:
@@ -105,7 +114,11 @@ def classify(
         if row is None:
             items.append(Classified(outcome="new", path=path, file=file, rules_hash=rules))
             continue
-        reason = change_reason(row, file, settings_hash, rules)
+        own = None
+        if row.pinned_settings:  # pinned by `ingest reprocess`: not a change, the document's own settings
+            own = with_pins(settings, row.pinned_settings)
+            rules = rules_hash(path, own.enrich)
+        reason = change_reason(row, file, own.settings_hash() if own else settings_hash, rules)
         if reason is None and force:
             reason = "--force"
         if reason is None and row.status == "failed":
@@ -117,14 +130,27 @@ def classify(
                     file=file,
                     rules_hash=rules,
                     reason=f"unchanged since it failed: {row.error}",
+                    settings=own,
                 )
             )
         elif reason is None:
-            items.append(Classified(outcome="unchanged", path=path, document_id=row.id, file=file, rules_hash=rules))
+            items.append(
+                Classified(
+                    outcome="unchanged", path=path, document_id=row.id, file=file, rules_hash=rules, settings=own
+                )
+            )
         else:
             outcome = "new" if row.status == "removed" else "changed"
             items.append(
-                Classified(outcome=outcome, path=path, document_id=row.id, file=file, rules_hash=rules, reason=reason)
+                Classified(
+                    outcome=outcome,
+                    path=path,
+                    document_id=row.id,
+                    file=file,
+                    rules_hash=rules,
+                    reason=reason,
+                    settings=own,
+                )
             )
     roots = [normalise_source_path(root) for root in paths]
     present = set(found)

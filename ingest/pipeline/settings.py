@@ -167,6 +167,25 @@ def _merge(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def with_pins(settings: PipelineSettings, pins: dict[str, Any] | None) -> PipelineSettings:
+    """`settings` with a document's pinned settings (chosen by `ingest reprocess`) on top: what a
+    run processes that document with, and whose hash decides whether it changed."""
+    if not pins:
+        return settings
+    return load_settings(overrides=pins, base=settings.model_dump(mode="json"))
+
+
+def pins_from(overrides: dict[str, Any]) -> dict[str, Any]:
+    """The part of `reprocess` options that is pinned to the document: output settings only
+    (`workers` and `timeout` are about the run, not the document)."""
+    return {key: value for key, value in overrides.items() if key not in ("workers", "timeout", "store")}
+
+
+def merge_settings(base: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """Nested dicts merged, `overrides` winning key by key; neither input is changed."""
+    return _merge(base, overrides)
+
+
 def load_settings(
     config: str | os.PathLike | None = None, overrides: dict[str, Any] | None = None, base: dict[str, Any] | None = None
 ) -> PipelineSettings:

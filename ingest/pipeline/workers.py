@@ -77,6 +77,7 @@ class Job(NamedTuple):
 
     path: str
     sha256: str | None = None  # hex SHA-256 from discover, so the worker does not hash the file again
+    settings: PipelineSettings | None = None  # this document's own (pinned) settings, else the run's
 
 
 def _worker_init(parent_pid: int, parent_start: str | None) -> None:
@@ -101,7 +102,8 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     `job`: a Job, or just the path (the file is then hashed by the parser)."""
     from ingest.pipeline.document import process_document
 
-    path, sha256 = (job, None) if isinstance(job, str) else job
+    path, sha256, own = (job, None, None) if isinstance(job, str) else job
+    settings = own or settings
     started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
