@@ -129,8 +129,12 @@ def _bottom_style(block: Block) -> tuple[float, bool, str, float]:
 def continues_heading(upper: Block, lower: Block) -> bool:
     """`lower` is the next line(s) of the heading `upper`: the same size (0.5 pt), weight and
     font as `upper`'s lowest line (`_bottom_style`), set directly below (gap under 0.8 of a
-    line's height, boxes overlapping across), and `upper` does not end like a finished label
-    or sentence."""
+    line's height, and no larger than the spacing between `upper`'s own lines), aligned with
+    it (`lines_aligned`), and `upper` does not end like a finished label or sentence.
+
+    The alignment and spacing tests keep two complete headings apart: "4. Demande de
+    démolition pour le 1069, boulevard ..." (left, x0 71 pt) over a centred "Résolution
+    DM-2023-001" (x0 242 pt) in the same bold type are two headings (2023-06-20-PV.pdf p1)."""
     if upper.kind != "paragraph" or lower.kind != "paragraph":
         return False
     if upper.text.rstrip().endswith(_ENDS_COMPLETE) or LIST_MARKER.match(lower.lines[0].text):
@@ -140,9 +144,42 @@ def continues_heading(upper: Block, lower: Block) -> bool:
         return False
     height = lower.lines[0].height
     gap = lower.bbox[1] - bottom
-    ux0, _, ux1, _ = upper.bbox
-    lx0, _, lx1, _ = lower.bbox
-    return -0.2 * height <= gap <= 0.8 * height and lx0 < ux1 and ux0 < lx1
+    if not -0.2 * height <= gap <= 0.8 * height or gap > _line_gap(upper) + 0.15 * height:
+        return False
+    return lines_aligned(upper, lower, height)
+
+
+def _line_gap(block: Block) -> float:
+    """The largest gap (points) between consecutive lines of `block`; +inf for one line
+    (nothing to compare with)."""
+    gaps = [b.top - a.bottom for a, b in zip(block.lines, block.lines[1:])]
+    return max(gaps) if gaps else float("inf")
+
+
+def _bottom_extent(block: Block) -> tuple[float, float]:
+    """(x0, x1) of the segments starting lowest in the block (as `_bottom_style`): the line a
+    next heading line continues, without a display word that spans several lines beside it."""
+    lowest = max(s.top for line in block.lines for s in line.segments)
+    low = [s for line in block.lines for s in line.segments if s.top >= lowest - 2.0 and s.text.strip()]
+    low = low or block.lines[-1].segments
+    return min(s.x0 for s in low), max(s.x1 for s in low)
+
+
+def lines_aligned(upper: Block, lower: Block, height: float) -> bool:
+    """Are `lower`'s lines set as a continuation of `upper`'s? Lines of one heading share
+    their left edge, their centre or their right edge (within half a line height, >= 3 pt),
+    or `lower` starts at the text after a numbered heading's number (hanging indent, within
+    4 line heights of `upper`'s left edge)."""
+    tolerance = max(0.5 * height, 3.0)
+    ux0, ux1 = _bottom_extent(upper)
+    lx0, lx1 = lower.lines[0].x0, lower.lines[0].x1
+    if lx1 <= ux0 or ux1 <= lx0:
+        return False
+    left = abs(lx0 - ux0) <= tolerance
+    centre = abs((lx0 + lx1) / 2 - (ux0 + ux1) / 2) <= tolerance
+    right = abs(lx1 - ux1) <= tolerance
+    hanging = bool(_NUMBERED_LEAD.match(upper.text.strip())) and ux0 < lx0 <= ux0 + 4 * height
+    return left or centre or right or hanging
 
 
 def blocks_to_joined_headings(blocks: list[tuple[int, Block]], is_heading_style) -> list[tuple[int, Block]]:
