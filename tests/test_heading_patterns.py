@@ -99,3 +99,29 @@ def test_ocr_lines_use_the_one_heading_decider():
     assert measured_heading_level(1.0, True, 4, 90, 1.0, True) == 4
     assert measured_heading_level(2.0, False, 4, 30, 1.0, True) is None  # a stamp read at low confidence
     assert measured_heading_level(1.0, False, 4, 90, 1.0, True) is None
+
+
+# Regressions of the first part of issue 14, found with benchmarks/same_output.py --against main.
+
+
+def test_two_complete_headings_in_one_style_are_not_joined():
+    """2023-06-20-PV.pdf p1: a left-set numbered heading over a centred resolution number in
+    the same bold type were joined into one title."""
+    found = titles(parsed("2023-06-20-PV.pdf"), 1)
+    assert "Résolution DM-2023-001" in found
+    assert "4. Demande de démolition pour le 1069, boulevard de de Sainte-Adèle" in found
+    upper = _block("4. Demande de démolition pour le 1069, boulevard", 522, 11, 1.0, "Gothic-Bold", x0=71, width=380)
+    centred = _block("Résolution DM-2023-001", 549, 11, 1.0, "Gothic-Bold", x0=242, width=128)
+    assert not continues_heading(upper, centred)
+    wrapped = _block("de Sainte-Adèle", 536, 11, 1.0, "Gothic-Bold", x0=71, width=90)
+    assert continues_heading(upper, wrapped)
+
+
+def test_numbered_sub_heading_over_a_short_body_line_is_a_heading():
+    """normal_4pages p2: "(3) ..." (12.5 pt over 11.5 pt body) is followed by one short body
+    line before a quoted box; larger type is evidence enough."""
+    assert "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙" in titles(parsed("normal_4pages.pdf"), 2)
+    heading = _block("(3) Rules for reading a policy", 100, 12.5, 0.0, "Dotum")
+    short = _block("The law says that a policy", 116, 11.5)
+    assert numbered_line_is_heading(heading, short, 11.5)
+    assert not numbered_line_is_heading(_block("(3) Rules for reading a policy", 100, 11.5, 1.0), short, 11.5)

@@ -191,8 +191,8 @@ _SENTENCE_END = (".", "?", "!", ":", "।", "॥")
 
 def numbered_line_is_heading(block: Block, following: Block | None, body_size: float) -> bool:
     """A line opening with an enumerator ("(1)", "2)", "a.") that is styled like a heading
-    (>= 0.8 pt larger than the body, or bold) and followed by a body paragraph is a numbered
-    heading ("(1) 「감염병의 예방 및 관리에 관한 법률」 개정" in 12.5 pt over 11.5 pt text), not a
+    (>= 0.8 pt larger than the body, or bold and followed by a longer paragraph) and followed
+    by a body paragraph is a numbered heading ("(1) 「감염병의 예방 및 관리에 관한 법률」 개정" in 12.5 pt over 11.5 pt text), not a
     list item: items run on in body type. One line, <= 80 characters, no sentence end."""
     text = block.text.strip()
     marker, rest = split_marker(text)
@@ -200,11 +200,14 @@ def numbered_line_is_heading(block: Block, following: Block | None, body_size: f
         return False
     if len(block.lines) != 1 or len(text) > 80 or text.endswith(_SENTENCE_END) or not heading_shape_ok(rest):
         return False
-    styled = block.size >= body_size + 0.8 or block.bold >= 0.8
-    if not styled or following is None or following.kind != "paragraph":
+    larger = block.size >= body_size + 0.8
+    if not (larger or block.bold >= 0.8) or following is None or following.kind != "paragraph":
         return False
     follows_as_body = abs(following.size - body_size) <= 0.6 and not LIST_MARKER.match(following.lines[0].text)
-    return follows_as_body and len(following.text.split()) > len(text.split())
+    # Larger type is evidence enough; a bold line at body size needs a longer paragraph under
+    # it. The body under "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙" (normal_4pages p2) is
+    # one short line before a quoted box, as long as the heading.
+    return follows_as_body and (larger or len(following.text.split()) > len(text.split()))
 
 
 def blocks_to_headings(
