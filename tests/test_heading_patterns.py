@@ -11,7 +11,7 @@ from conftest import CORPUS
 from ingest.contracts.elements import ElementType
 from parsers.pdf import parse_pdf
 from parsers.structure.heading_blocks import continues_heading, run_in_lead
-from parsers.structure.headings import context_rejects_heading, is_prose, numbered_line_is_heading
+from parsers.structure.headings import context_rejects_heading, display_is_figure, is_prose, numbered_line_is_heading
 from parsers.textlayer.blocks import Block, segments_to_line
 from parsers.textlayer.chars import Segment
 
@@ -125,3 +125,37 @@ def test_numbered_sub_heading_over_a_short_body_line_is_a_heading():
     short = _block("The law says that a policy", 116, 11.5)
     assert numbered_line_is_heading(heading, short, 11.5)
     assert not numbered_line_is_heading(_block("(3) Rules for reading a policy", 100, 11.5, 1.0), short, 11.5)
+
+
+def _pages_of(name: str, first: int, last: int, tmp_path):
+    """Pages `first`..`last` (1-based) of a corpus PDF parsed on their own (a big file's few
+    pages, extracted with pypdfium2 into a temporary PDF)."""
+    import pypdfium2 as pdfium
+
+    source = pdfium.PdfDocument(CORPUS / name)
+    part = pdfium.PdfDocument.new()
+    part.import_pages(source, list(range(first - 1, last)))
+    path = tmp_path / f"{first}-{last}-{name}"
+    part.save(path)
+    part.close()
+    source.close()
+    return parse_pdf(path, {"ocr": {"mode": "never"}})
+
+
+def test_contents_heading_over_dot_leaders_stays_a_heading(tmp_path):
+    """DA-619p.pdf p1: the dots of the contents entries made the entries look like a key
+    figure, so "Table of Contents" was dropped as the figure's label."""
+    document = _pages_of("DA-619p.pdf", 1, 2, tmp_path)
+    assert "Table of Contents" in titles(document, 1)
+    entries = _block("MAIN GAME ......................................................6", 94, 12)
+    assert not display_is_figure(entries)
+
+
+def test_repeated_run_in_labels_are_field_labels_not_headings(tmp_path):
+    """chelsea_pdta.pdf pp10-17: "Proposition :", "Question :", "Synthèse du résultat :"
+    lead a paragraph on every page of a consultation report: field labels, not sections."""
+    document = _pages_of("chelsea_pdta.pdf", 10, 17, tmp_path)
+    found = titles(document)
+    assert not {"Proposition :", "Question :", "Synthèse du résultat :"} & set(found)
+    assert "Synthèse des résultats" in titles(document, 8)  # an 18 pt chart title over 8 pt chart labels
+    assert any(e.text.startswith("Proposition :") for e in document.elements if e.type is ElementType.paragraph)

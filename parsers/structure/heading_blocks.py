@@ -8,7 +8,8 @@ Both are pure: they return a new list of (page, block) and leave the input block
   Parameter Optimization** We have chosen ...") becomes a title block (the lead) and a
   paragraph (the rest). Conservative on purpose (`run_in_lead`): the lead is at most
   `RUN_IN_MAX_WORDS` words, ends with "." or ":" or is a numbered heading, is not a caption,
-  and the rest of the paragraph is prose (>= `RUN_IN_MIN_REST_WORDS` words) in another font.
+  and the rest of the paragraph is prose (>= `RUN_IN_MIN_REST_WORDS` words) in another font;
+  a lead that recurs `RUN_IN_MAX_REPEATS` times in the document is a field label, not split.
 - `blocks_to_joined_headings`: consecutive blocks in one heading style (size, bold, font)
   set directly below each other ("Row and Column Access Control" / "Support in IBM DB2
   for i") are one block; the heading rules then judge the whole (so a three-line cover
@@ -18,6 +19,7 @@ Both are pure: they return a new list of (page, block) and leave the input block
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 
 from parsers.structure.captions import caption_of
@@ -29,6 +31,10 @@ from parsers.textlayer.chars import Segment
 RUN_IN_MAX_WORDS = 8
 #: ... and the paragraph it leads has at least this many words after it (prose, not a form's "Dose: 2 g").
 RUN_IN_MIN_REST_WORDS = 6
+#: A lead repeated this often in the document is a field label of a form or a repeated record
+#: ("Proposition : ...", "Synthèse du résultat : ..." on every page of chelsea_pdta.pdf's
+#: consultation report), not a section heading: its paragraphs stay whole.
+RUN_IN_MAX_REPEATS = 3
 #: Font names that are bold although pdfium's weight and flags say regular (TeX's CMBX).
 _HEAVY_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|cmb\d|-bd|,b$", re.IGNORECASE)
 _NUMBERED_LEAD = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+\S")
@@ -95,12 +101,22 @@ def _split_first_line(block: Block) -> tuple[Line, Line] | None:
     return segments_to_line([lead_segment]), segments_to_line(line.segments[1:])
 
 
+def _label_key(text: str) -> str:
+    return re.sub(r"\W+", "", text.casefold())
+
+
 def blocks_to_run_in_split(blocks: list[tuple[int, Block]]) -> list[tuple[int, Block]]:
     """The blocks with each run-in heading lead split off as its own `title` block (see
     the module docstring); other blocks are passed through as they are."""
+    splits = [
+        _split_first_line(block) if block.kind == "paragraph" and block.lines[0].segments else None
+        for _, block in blocks
+    ]
+    leads = Counter(_label_key(split[0].text) for split in splits if split is not None)
     out: list[tuple[int, Block]] = []
-    for page, block in blocks:
-        split = _split_first_line(block) if block.kind == "paragraph" and block.lines[0].segments else None
+    for (page, block), split in zip(blocks, splits):
+        if split is not None and leads[_label_key(split[0].text)] >= RUN_IN_MAX_REPEATS:
+            split = None  # a form's field label ("Proposition :", "Question :"), not a section
         if split is None:
             out.append((page, block))
             continue

@@ -93,13 +93,20 @@ def display_is_figure(block: Block) -> bool:
     """True when the block's largest type (within 0.5 pt of its largest segment) holds
     digits and is more digits and signs than letters: a key figure printed big beside a
     small label ("New jobs created" at 9 pt, "2,32,822" at 25 pt). Numbered headings
-    ("Chapter" + a big "3") are exempt: section numbering is not a figure."""
+    ("Chapter" + a big "3") are exempt: section numbering is not a figure, and dot leaders
+    are not counted (a contents page is not a figure)."""
     segments = [s for line in block.lines for s in line.segments if s.text.strip()]
     if not segments or numbering_depth(block.text) is not None:
         return False
     largest = max(s.size for s in segments)
-    display = "".join(s.text for s in segments if s.size >= largest - 0.5)
+    display = _LEADER.sub(" ", "".join(s.text for s in segments if s.size >= largest - 0.5))
     return any(c.isdigit() for c in display) and _mostly_non_letters(display)
+
+
+#: Dot or ellipsis leaders ("MAIN GAME ........ 6"): contents entries, not figures. Left in,
+#: their dots made a contents page "mostly signs", so "Table of Contents" above it was taken
+#: for a key figure's label and lost its heading (DA-619p.pdf p1).
+_LEADER = re.compile(r"(?:[.·]\s?){3,}|…+")
 
 
 def set_apart_by_type(size: float, bold: float, body_size: float) -> bool:
@@ -143,6 +150,10 @@ def is_prose(text: str) -> bool:
     return len(text.split()) > SENTENCE_WORDS and bool(_INNER_SENTENCE_END.search(body))
 
 
+def _largest_size(block: Block) -> float:
+    return max((s.size for line in block.lines for s in line.segments if s.text.strip()), default=block.size)
+
+
 def _gap(upper: Block, lower: Block) -> float:
     return lower.bbox[1] - upper.bbox[3]
 
@@ -160,8 +171,9 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
     - "form value": at most 3 words set directly under (gap < half its line height) a block
       in smaller type: the answer to a form's question ("N/A", "None" in 11 pt under 9 pt
       labels); the question and its answer stay together;
-    - "figure label": directly above a key figure (`display_is_figure`): "BY REVENUE" over
-      "`7,92,756 crore" labels the figure.
+    - "figure label": directly above a key figure (`display_is_figure`) printed at least as
+      large as it: "BY REVENUE" over "`7,92,756 crore" labels the figure; an 18 pt chart
+      title over the chart's 8 pt "AUTRES 10%" (chelsea_pdta.pdf p17) stays a heading.
     """
     text = block.text.strip()
     height = max(block.lines[0].height, 1.0)
@@ -169,6 +181,7 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
         return "continuation"
     if (
         previous is not None
+        and previous.kind != "table"  # a table block has no type size; "Route 105" under a map's table
         and len(text.split()) <= 3
         and previous.size < block.size - 0.5
         and _gap(previous, block) < 0.5 * height
@@ -181,6 +194,7 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
         and _gap(block, following) < 0.6 * height
         and _across(block, following)
         and display_is_figure(following)
+        and _largest_size(following) >= block.size
     ):
         return "figure label"
     return None
