@@ -206,8 +206,9 @@ _SENTENCE_END = (".", "?", "!", ":", "।", "॥")
 def numbered_line_is_heading(block: Block, following: Block | None, body_size: float) -> bool:
     """A line opening with an enumerator ("(1)", "2)", "a.") that is styled like a heading
     (>= 0.8 pt larger than the body, or bold and followed by a longer paragraph) and followed
-    by a body paragraph is a numbered heading ("(1) 「감염병의 예방 및 관리에 관한 법률」 개정" in 12.5 pt over 11.5 pt text), not a
-    list item: items run on in body type. One line, <= 80 characters, no sentence end."""
+    by a body paragraph is a numbered heading ("(1) 「감염병의 예방 및 관리에 관한 법률」 개정" in
+    12.5 pt over 11.5 pt text), not a list item: items run on in body type. One line, <= 80
+    characters, no sentence end."""
     text = block.text.strip()
     marker, rest = split_marker(text)
     if marker is None or not marker[0].isalnum() and not marker.startswith("(") or not rest:
