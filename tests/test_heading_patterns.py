@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from conftest import CORPUS
+from conftest import BENCH, CORPUS
 
 from ingest.contracts.elements import ElementType
 from parsers.pdf import parse_pdf
@@ -127,12 +127,12 @@ def test_numbered_sub_heading_over_a_short_body_line_is_a_heading():
     assert not numbered_line_is_heading(_block("(3) Rules for reading a policy", 100, 11.5, 1.0), short, 11.5)
 
 
-def _pages_of(name: str, first: int, last: int, tmp_path):
-    """Pages `first`..`last` (1-based) of a corpus PDF parsed on their own (a big file's few
-    pages, extracted with pypdfium2 into a temporary PDF)."""
+def _pages_of(name: str, first: int, last: int, tmp_path, folder=CORPUS):
+    """Pages `first`..`last` (1-based) of a PDF in `folder` parsed on their own (a big file's
+    few pages, extracted with pypdfium2 into a temporary PDF)."""
     import pypdfium2 as pdfium
 
-    source = pdfium.PdfDocument(CORPUS / name)
+    source = pdfium.PdfDocument(folder / name)
     part = pdfium.PdfDocument.new()
     part.import_pages(source, list(range(first - 1, last)))
     path = tmp_path / f"{first}-{last}-{name}"
@@ -159,3 +159,16 @@ def test_repeated_run_in_labels_are_field_labels_not_headings(tmp_path):
     assert not {"Proposition :", "Question :", "Synthèse du résultat :"} & set(found)
     assert "Synthèse des résultats" in titles(document, 8)  # an 18 pt chart title over 8 pt chart labels
     assert any(e.text.startswith("Proposition :") for e in document.elements if e.type is ElementType.paragraph)
+
+
+def test_column_headers_over_numbers_are_not_headings(tmp_path):
+    """COSTCO_2021_10K.pdf p36: "52 Weeks Ended <date>" heads each column of the income
+    statement; as level-1 titles it headed every later chunk."""
+    document = _pages_of("COSTCO_2021_10K.pdf", 36, 36, tmp_path, BENCH / "financebench-dev")
+    assert not [t for t in titles(document) if t.startswith("52 Weeks Ended")]
+    assert "OPERATING EXPENSES" in titles(document)
+    header = _block("52 Weeks Ended August 29, 2021", 162, 8.1, 1.0, "Arial-Bold", x0=295, width=63)
+    numbers = _block("$ 192,052", 184, 8.1, 0.0, "Arial", x0=276, width=98)
+    assert context_rejects_heading(None, header, numbers) == "column header"
+    prose = _block("Net sales grew by 18 % in the year.", 160, 8.1, 0.0, "Arial", x0=276, width=98)
+    assert context_rejects_heading(None, header, prose) is None

@@ -173,7 +173,10 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
       labels); the question and its answer stay together;
     - "figure label": directly above a key figure (`display_is_figure`) printed at least as
       large as it: "BY REVENUE" over "`7,92,756 crore" labels the figure; an 18 pt chart
-      title over the chart's 8 pt "AUTRES 10%" (chelsea_pdta.pdf p17) stays a heading.
+      title over the chart's 8 pt "AUTRES 10%" (chelsea_pdta.pdf p17) stays a heading;
+    - "column header": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a
+      block of numbers ("52 Weeks Ended August 29, 2021" over "$ 192,052" in COSTCO's income
+      statement): it heads a column of figures, not a section.
     """
     text = block.text.strip()
     height = max(block.lines[0].height, 1.0)
@@ -181,7 +184,7 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
         return "continuation"
     if (
         previous is not None
-        and previous.kind != "table"  # a table block has no type size; "Route 105" under a map's table
+        and previous.kind not in ("table", "figure")  # no type size: "Route 105" under a map's table
         and len(text.split()) <= 3
         and previous.size < block.size - 0.5
         and _gap(previous, block) < 0.5 * height
@@ -197,7 +200,26 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
         and _largest_size(following) >= block.size
     ):
         return "figure label"
+    if (
+        following is not None
+        and following.kind == "paragraph"
+        and _gap(block, following) < COLUMN_HEADER_GAP * height
+        and _across(block, following)
+        and _is_numbers(following.text)
+    ):
+        return "column header"
     return None
+
+
+def _is_numbers(text: str) -> bool:
+    """Figures, not words: holds digits and is mostly digits and signs once dot leaders are
+    taken out (a contents page's "MAIN GAME ........ 6" is words)."""
+    text = _LEADER.sub(" ", text)
+    return any(c.isdigit() for c in text) and _mostly_non_letters(text)
+
+
+#: A column header sits at most this many of its line heights above the numbers it heads.
+COLUMN_HEADER_GAP = 2.0
 
 
 _SENTENCE_END = (".", "?", "!", ":", "।", "॥")
