@@ -20,6 +20,7 @@ from ingest.contracts.files import DEFAULT_DB
 
 if TYPE_CHECKING:
     from ingest.contracts.evaluation import EvalReport
+    from ingest.contracts.search import SearchHit
     from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
     from ingest.views.render import RenderedPage
     from ingest.views.report import ReportResult
@@ -35,6 +36,7 @@ _LAZY = {
     "PipelineSettings": "ingest.pipeline.settings",
     "load_settings": "ingest.pipeline.settings",
     "QueryResult": "storage.query",
+    "SearchHit": "ingest.contracts.search",
     "LockHolder": "storage.runs",
     "RenderedPage": "ingest.views.render",
     "ReportResult": "ingest.views.report",
@@ -121,11 +123,37 @@ def evaluate(
     )
 
 
-def query(db: str, sql: str, parameters: dict | list | None = None) -> QueryResult:
-    """`ingest query`: one SQL statement on a read-only connection."""
+def query(db: str, sql: str, parameters: dict | list | None = None, timeout: float | None = None) -> QueryResult:
+    """One SQL statement on a read-only connection, every row collected (`timeout`: seconds, None = no limit)."""
     from storage.query import run_query
 
-    return run_query(db, sql, parameters)
+    return run_query(db, sql, parameters, timeout)
+
+
+def stream_query(db: str, sql: str, parameters: dict | list | None = None, timeout: float | None = 60.0):
+    """`ingest query`: a context manager yielding the statement's columns and a row iterator
+    (streamed, never held whole); QueryError after `timeout` seconds, KeyboardInterrupt on Ctrl-C."""
+    from storage.query import stream_query as stream
+
+    return stream(db, sql, parameters, timeout)
+
+
+def search(
+    db: str,
+    question: str,
+    *,
+    k: int = 5,
+    doc: str | None = None,
+    where: str | None = None,
+    parents: bool = False,
+) -> list[SearchHit]:
+    """`ingest search`: the `k` chunks a bot would retrieve for `question`, best first (FTS5 bm25
+    over child chunks, the ranking `ingest eval` measures). `doc`: one document (id, id prefix or
+    path); `where`: an SQL condition over `c` (chunks) and `d` (documents), read-only; `parents`:
+    each child replaced by its parent section, de-duplicated."""
+    from storage.search import search_chunks
+
+    return search_chunks(db, question, k=k, doc=doc, where=where, parents=parents)
 
 
 class ElementView(BaseModel):
@@ -349,6 +377,7 @@ __all__ = [  # noqa: F822
     "QueryResult",
     "RenderedPage",
     "ReportResult",
+    "stream_query",
     "ReprocessResult",
     "RunHistory",
     "RunSummary",
@@ -360,6 +389,8 @@ __all__ = [  # noqa: F822
     "reprocess",
     "run",
     "runs",
+    "search",
+    "SearchHit",
     "show",
     "unlock",
 ]

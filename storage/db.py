@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ingest.contracts.errors import SchemaVersionError, StorageError
 from ingest.contracts.files import DEFAULT_DB
+from storage.migrate_search import migrate_search_index_and_twin_parents
 from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta
 
 BUSY_TIMEOUT_MS = 30_000
@@ -196,7 +197,10 @@ def _add_pinned_settings(session: Session) -> None:
 
 
 #: version -> function migrating a database from that version to the next one (one transaction).
-MIGRATIONS: dict[int, object] = {1: _add_pinned_settings}
+MIGRATIONS: dict[int, object] = {
+    1: _add_pinned_settings,  # issue 16: settings pinned by `ingest reprocess`
+    2: migrate_search_index_and_twin_parents,  # issue 15: stemmed two-column chunks_fts, no twin parents
+}
 
 
 def ensure_schema(database: Database) -> None:

@@ -14,6 +14,8 @@ from ingest.cli import app
 sys.path.insert(0, str(Path(__file__).parent))
 from test_pipeline import make_pdf  # noqa: E402
 
+from storage.schema import SCHEMA_VERSION
+
 runner = CliRunner()
 QUIET_RUN = ("--workers", "0", "--ocr", "never", "-q")
 
@@ -45,7 +47,7 @@ def test_query_table_prints_every_cell_and_header_literally(db):
 
 def test_fts_snippet_keeps_its_brackets(db):
     # the README's search recipe: the matched word is marked with [ and ]
-    sql = "select snippet(chunks_fts, 0, '[', ']', '…', 8) from chunks_fts where chunks_fts match 'whitefly'"
+    sql = "select snippet(chunks_fts, -1, '[', ']', '…', 8) from chunks_fts where chunks_fts match 'whitefly'"
     result = runner.invoke(app, ["query", sql, "--db", str(db)], env={"COLUMNS": "300"})
     assert result.exit_code == 0
     assert "[Whitefly]" in result.stdout, result.stdout
@@ -158,7 +160,9 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path):
     assert refused.exit_code == 4 and "migrates it in place" in refused.stderr
     open_database(db).close()
     connection = sqlite3.connect(db)
-    assert connection.execute("select value from meta where key = 'schema_version'").fetchone() == ("2",)
+    assert connection.execute("select value from meta where key = 'schema_version'").fetchone() == (
+        str(SCHEMA_VERSION),
+    )
     assert connection.execute("select count(*), count(pinned_settings) from documents").fetchone() == (1, 0)
 
 

@@ -209,12 +209,17 @@ def _add_item(session, run_id: int, item: ItemResult) -> None:
 
 
 def _record_skips(db: Database, run_id: int, items: list[Classified]) -> list[ItemResult]:
-    """Unchanged, still-failed and removed files: one transaction for the skips, one per removal."""
+    """Unchanged, still-failed and removed files, and entries discover could not read: one
+    transaction for the skips and discover failures, one per removal. A discover failure is a
+    run item only: the stored document (if any) keeps its version."""
     results: list[ItemResult] = []
-    skips = [item for item in items if item.outcome in ("unchanged", "still_failed")]
+    skips = [item for item in items if item.outcome in ("unchanged", "still_failed", "failed")]
     with db.transaction() as session:
         for item in skips:
-            done = ItemResult(path=item.path, document_id=item.document_id, outcome=item.outcome, message=item.reason)
+            stage = "discover" if item.outcome == "failed" else None
+            done = ItemResult(
+                path=item.path, document_id=item.document_id, outcome=item.outcome, stage=stage, message=item.reason
+            )
             _add_item(session, run_id, done)
             results.append(done)
     for item in items:

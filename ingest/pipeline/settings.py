@@ -105,7 +105,13 @@ class PipelineSettings(StageSettings):
     workers: int | None = Field(
         default=None, ge=0, description="worker processes; None = os.cpu_count(); 0 = in-process"
     )
-    timeout: float = Field(default=600.0, gt=0, description="seconds one document may take before it is failed")
+    timeout: float = Field(
+        default=600.0,
+        gt=0,
+        le=7 * 24 * 3600,  # finite and within what setitimer takes: `inf` is a usage error, not a crash
+        allow_inf_nan=False,
+        description="seconds one document may take before it is failed",
+    )
 
     @property
     def worker_count(self) -> int:

@@ -82,7 +82,10 @@ class Job(NamedTuple):
 
 def _worker_init(parent_pid: int, parent_start: str | None) -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+    # The parent handles Ctrl-C, SIGTERM and SIGHUP (sent to the whole group or cgroup too) and
+    # stops the pool: a worker dying first would make its document look failed.
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_IGN)
     threading.Thread(
         target=_exit_when_orphaned, args=(parent_pid, parent_start), daemon=True, name="orphan-watch"
     ).start()
@@ -101,10 +104,12 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     """process_document with the soft time limit; every exception becomes a Failure.
     `job`: a Job, or just the path (the file is then hashed by the parser)."""
     from ingest.pipeline.document import process_document
+    from parsers.pdf_info import reset_pdfium
 
     path, sha256, own = (job, None, None) if isinstance(job, str) else job
     settings = own or settings
     started = time.monotonic()
+    reset_pdfium()  # no pdfium state from the worker's previous document (same chunks alone or in a batch)
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
     try:
