@@ -13,7 +13,8 @@ The stage reads as its passes:
 4. document-wide: body font size, running headers/footers (`structure.furniture`);
 5. per page: body lines -> reading-order blocks, unruled tables found there
    (`textlayer.layout.layout_to_blocks`);
-6. document-wide: headings and levels (`structure.headings`), then lists, captions and
+6. document-wide: run-in heading leads split off and multi-line headings joined
+   (`structure.heading_blocks`), headings and levels (`structure.headings`), then lists, captions and
    typed elements (`structure.elements`);
 7. pages without a usable text layer OCR'd in one call (`ocr.tesseract.ocr_pages`) and
    spliced in, their edge lines typed as furniture by the text layer's rules;
@@ -44,7 +45,8 @@ from parsers.structure.furniture import (
     pages_to_furniture_keys,
     split_furniture,
 )
-from parsers.structure.headings import blocks_to_headings
+from parsers.structure.heading_blocks import blocks_to_joined_headings, blocks_to_run_in_split
+from parsers.structure.headings import blocks_to_headings, set_apart_by_type
 from parsers.structure.table_continuation import merge_continued_tables
 from parsers.textlayer.blocks import Block
 from parsers.textlayer.layout import PageLayout, layout_to_blocks, pdfium_page_to_layout
@@ -109,7 +111,8 @@ def parse_pdf(
         except Exception as error:  # noqa: BLE001 - one page's layout bug must not lose the document
             record_page_error(pages[layout.page_no - 1], warnings, f"layout failed: {type(error).__name__}: {error}")
         layout.segments, layout.lines = [], []
-    title = blocks_to_headings(cover + page_blocks, em, outline)
+    page_blocks = heading_shaped_blocks(page_blocks, em)
+    title = blocks_to_headings(heading_shaped_blocks(cover, em) + page_blocks, em, outline)
     elements = blocks_to_elements(page_blocks, furniture, layouts)
     if ocr_wanted:
         elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
@@ -126,6 +129,13 @@ def parse_pdf(
         metadata={"pdf": info, "outline_entries": len(outline)},
         warnings=warnings,
     )
+
+
+def heading_shaped_blocks(blocks: list[tuple[int, Block]], em: float) -> list[tuple[int, Block]]:
+    """New blocks with run-in heading leads split off and multi-line headings joined
+    (`structure.heading_blocks`); `em` is the body font size (points)."""
+    split = blocks_to_run_in_split(blocks)
+    return blocks_to_joined_headings(split, lambda block: set_apart_by_type(block.size, block.bold, em))
 
 
 def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], dict, list, list[str]]:

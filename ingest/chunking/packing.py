@@ -29,6 +29,8 @@ class FlowUnit:
     tokens: int
     run: int
     fresh: bool = False
+    #: A figure's piece: it opens a draft and takes no unit after it (see `sections.FigureBlock`).
+    alone: bool = False
 
 
 @dataclass(frozen=True)
@@ -280,6 +282,8 @@ class Packer:
 
     def _will_fit(self, draft: Draft, unit: Unit, tokens: int, cap: int) -> bool:
         if isinstance(unit, TableUnit) and not self.mix_tables or isinstance(unit, FlowUnit) and unit.fresh:
+            return False
+        if any(isinstance(u, FlowUnit) and u.alone for u in (unit, draft.units[-1])):
             return False
         return tokens + self._cost(draft.units[-1], unit) <= cap
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ingest.chunking.packing import Context, Draft, FlowUnit, Packer, TableUnit, Unit
 from ingest.chunking.prose import split_span
-from ingest.chunking.sections import ListBlock, ProseBlock, Section, TableBlock
+from ingest.chunking.sections import FigureBlock, ListBlock, ProseBlock, Section, TableBlock
 from ingest.chunking.settings import ChunkSettings
 from ingest.chunking.tables import serialize_piece, table_to_row_pieces
 
@@ -70,12 +70,18 @@ def _covers(outer: Draft, inner: Draft) -> bool:
 
 
 def _runs(section: Section) -> list[tuple[int, list[ProseBlock | ListBlock] | TableBlock]]:
-    """Maximal runs of flowing blocks (prose, lists) between tables, each with a run id."""
+    """Maximal runs of flowing blocks (prose, lists) between tables, each with a run id; a
+    figure is a run of its own."""
     runs: list[tuple[int, list | TableBlock]] = []
     for position, block in enumerate(section.blocks):
         if isinstance(block, TableBlock):
             runs.append((position, block))
-        elif runs and isinstance(runs[-1][1], list):
+        elif (
+            runs
+            and isinstance(runs[-1][1], list)
+            and not isinstance(block, FigureBlock)
+            and not isinstance(runs[-1][1][-1], FigureBlock)
+        ):
             runs[-1][1].append(block)
         else:
             runs.append((position, [block]))
@@ -167,7 +173,8 @@ def flow_units(
             spans = split_span(text, (start, end), piece_budget, context.count_span)
         else:
             spans = _list_spans(block, start, end, context, section, limit, overlap)
-        units.extend(FlowUnit(s, e, tokens, run, fresh) for s, e, tokens, fresh in spans)
+        alone = isinstance(block, FigureBlock)
+        units.extend(FlowUnit(s, e, tokens, run, fresh, alone) for s, e, tokens, fresh in spans)
     return units
 
 

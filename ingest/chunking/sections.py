@@ -7,7 +7,9 @@ built from a level -> heading map, dropping deeper levels when a heading appears
 document has one, unless the first heading repeats it.
 
 Within a section the body is a sequence of blocks:
-- `ProseBlock`: one paragraph (or caption, figure text, unknown element) element;
+- `ProseBlock`: one paragraph (or caption, unknown element) element;
+- `FigureBlock`: a figure element (its labels) with its caption element: one unit, never
+  packed with the prose around it;
 - `ListBlock`: consecutive list items, with the paragraph just before them as lead-in
   when it ends with ":";
 - `TableBlock`: one table element with rows, with its caption (the element's own
@@ -33,11 +35,22 @@ Span = tuple[int, int]
 TABLE_LEAD_IN_MAX_WORDS = 30
 
 
+#: Elements kept with empty text: a table (its rows), a figure (its caption, in `caption`).
+_MAY_BE_EMPTY = (ElementType.table, ElementType.figure)
+
+
 @dataclass
 class ProseBlock:
     start: int
     end: int
     elements: list[int]
+
+
+@dataclass
+class FigureBlock(ProseBlock):
+    """A figure element with its caption element (`elements`, in reading order): one unit,
+    never packed with the prose around it (the caption and the figure's labels belong
+    together and to nothing else)."""
 
 
 @dataclass
@@ -115,7 +128,7 @@ def document_to_sections(document: Document, keep_empty: bool = False) -> list[S
         pending.clear()
 
     for index, element in enumerate(document.elements):
-        if spans[index] is None or not element.text.strip() and element.type is not ElementType.table:
+        if spans[index] is None or not element.text.strip() and element.type not in _MAY_BE_EMPTY:
             continue
         if element.type is ElementType.title:
             close()
@@ -171,6 +184,10 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
             blocks.append(_table_block(elements, spans, index, caption_index))
             position += 1
             continue
+        if element.type is ElementType.figure:
+            blocks.append(_figure_block(elements, spans, indexes, position, blocks, absorbed))
+            position += 1
+            continue
         if element.type is ElementType.list_item:
             end = position
             while end < len(indexes) and elements[indexes[end]].type is ElementType.list_item:
@@ -189,6 +206,30 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
         blocks.append(ProseBlock(start=span[0], end=span[1], elements=[index]))
         position += 1
     return blocks
+
+
+def _figure_block(
+    elements: list[Element], spans, indexes: list[int], position: int, blocks: list, absorbed: set[int]
+) -> FigureBlock:
+    """The figure at `indexes[position]` with the caption element right before it (taken
+    back from `blocks`) or right after it (added to `absorbed`)."""
+    index = indexes[position]
+    before = indexes[position - 1] if position > 0 else None
+    after = indexes[position + 1] if position + 1 < len(indexes) else None
+    members = [index]
+    if (
+        before is not None
+        and elements[before].type is ElementType.caption
+        and blocks
+        and blocks[-1].elements == [before]
+    ):
+        blocks.pop()
+        members.insert(0, before)
+    elif after is not None and elements[after].type is ElementType.caption:
+        absorbed.add(after)
+        members.append(after)
+    filled = [spans[i] for i in members if spans[i][1] > spans[i][0]] or [spans[index]]
+    return FigureBlock(start=filled[0][0], end=filled[-1][1], elements=members)
 
 
 def _is_lead_in(element: Element) -> bool:

@@ -12,8 +12,9 @@ passes, in order:
    page number.
 4. `paragraph_to_elements` - the other lines, paragraph by Tesseract paragraph, split
    into titles (a line whose size - the geometric mean of its word height and its
-   advance per character, relative to the page's body text - is at least
-   `TITLE_RATIO_3`; levels 1-3 by `TITLE_RATIO_1/2/3`), list items (a bullet or a
+   advance per character, relative to the page's body text - and other evidence make a
+   heading by `parsers.structure.headings.measured_heading_level`, the one heading
+   decider), list items (a bullet or a
    number such as `1.`, `(a)`, `iv)`, `१.` starts one) and paragraphs (lines joined
    with a space; a word hyphenated across a line end is rejoined; a "Label: value"
    line after a short line starts a new paragraph).
@@ -33,23 +34,10 @@ from typing import Any
 from ingest.contracts.elements import Element, ElementType, TextSource, table_rows_to_text
 from parsers.ocr.tables import Table, lines_to_tables
 from parsers.ocr.words import BodyText, Line, Word, body_text, data_to_words, join_lines, words_to_lines
-from parsers.structure.headings import heading_shape_ok
+from parsers.structure.headings import MEASURED_BOLD_LEVEL, heading_shape_ok, measured_heading_level
 
-# Heading sizes by `line_size` (1.0 = body text). Height alone fails for Devanagari: a
-# word box includes its vowel signs above and below, so a 20 pt title measured only 1.5x
-# an 11 pt body line; the advance per character measured 2.1x. Bold also widens text,
-# which the width term rewards (bold headings set barely above body size).
-# Measured on the scanned fixtures (body 10.5 pt): title 20 pt -> 2.0, 16 pt bold -> 1.67,
-# 13 pt bold -> 1.58, body lines 0.9-1.13 (a line of descenders or digits).
-TITLE_RATIO_1 = 1.85
-TITLE_RATIO_2 = 1.62
-TITLE_RATIO_3 = 1.22
-TITLE_MAX_WORDS = 15
-# A bold line at body size is a heading of the lowest level (the text-layer parser numbers
-# the fixtures' 11 pt bold headings 4: title 1, then 16 pt 2, 13 pt 3).
-BOLD_HEADING_LEVEL = 4
-BOLD_HEADING_MAX_WORDS = 10
-TITLE_MIN_CONFIDENCE = 50  # a low-confidence "heading" is mostly a stamp, a signature or specks
+# Heading levels come from `parsers.structure.headings.measured_heading_level` (one decider
+# for text-layer and OCR pages); this module measures the evidence (`line_heading_level`).
 TITLE_MAX_LINES = 3
 TITLE_MAX_SENTENCE_WORDS = 6  # big text ending in '.' or '।' with more words is a sentence
 SENTENCE_ENDS = (".", "।", "॥", "?", "!")
@@ -108,25 +96,19 @@ def _element(kind: ElementType, words: list[Word], text: str, page_no: int, scal
     )
 
 
-def can_be_heading(line: Line) -> bool:
-    """Short, confidently read, mostly letters, and horizontal: not a stamp, a big number
-    ("2,32,822 crore") or a margin note set sideways (each of those measured 'big')."""
+def line_heading_level(line: Line, body: BodyText) -> int | None:
+    """The line's heading level from its measured evidence (size relative to the body text,
+    bold, words, confidence, letters, orientation), decided by `measured_heading_level`."""
     chars = [c for c in line.text if not c.isspace()]
     letters = sum(1 for c in chars if unicodedata.category(c)[0] in "LM")
-    return (
-        len(line.words) <= TITLE_MAX_WORDS
-        and statistics.fmean(w.conf for w in line.words) >= TITLE_MIN_CONFIDENCE
-        and letters >= 0.5 * len(chars)
-        and line.right - line.left >= line.bottom - line.top
+    return measured_heading_level(
+        size_ratio=body.size(line),
+        bold=body.is_bold(line),
+        words=len(line.words),
+        confidence=statistics.fmean(w.conf for w in line.words),
+        letter_share=letters / max(len(chars), 1),
+        horizontal=line.right - line.left >= line.bottom - line.top,
     )
-
-
-def heading_level(size: float) -> int | None:
-    """Heading level (1-3) for a line `size` times body text, None for body-size text."""
-    for level, ratio in ((1, TITLE_RATIO_1), (2, TITLE_RATIO_2), (3, TITLE_RATIO_3)):
-        if size >= ratio:
-            return level
-    return None
 
 
 def paragraph_to_elements(
@@ -155,7 +137,7 @@ def paragraph_to_elements(
             # ("New jobs created 2,32,822"): the text layer's heading-shape rules apply here too
             group_kind = "para"
         if group_kind == "title":
-            level = min(heading_level(body.size(line)) or BOLD_HEADING_LEVEL for line in group)
+            level = min(line_heading_level(line, body) or MEASURED_BOLD_LEVEL for line in group)
             elements.append(_element(ElementType.title, words, text, page_no, scale, heading_level=level))
         elif group_kind == "item":
             # A bullet glyph is dropped from the text (the type says "list item"; OCR reads
@@ -174,10 +156,7 @@ def paragraph_to_elements(
     left, right = text_box or (min(line.left for line in lines), max(line.right for line in lines))
     short_before = right - 0.15 * (right - left)
     for line in lines:
-        is_title = can_be_heading(line) and (
-            heading_level(body.size(line)) is not None
-            or (body.is_bold(line) and len(line.words) <= BOLD_HEADING_MAX_WORDS and body.size(line) >= 0.9)
-        )
+        is_title = line_heading_level(line, body) is not None
         # A marker starts an item at a paragraph's start, after a line that ended short or
         # inside a list; inside running prose "2.5 kg per hectare" is a wrapped line.
         after_short = bool(group) and group[-1].right < short_before

@@ -85,6 +85,8 @@ def block_to_element(block: Block, page: int) -> Element | None:
             caption=block.tag.get("caption"),
             data=table_to_data(table),
         )
+    if block.kind == "figure":
+        return figure_to_element(block, page)
     text = block.text.strip()
     if not text:
         return None
@@ -126,6 +128,17 @@ def table_to_data(table: TableFound) -> dict:
     return data
 
 
+def figure_to_element(block: Block, page: int) -> Element | None:
+    """A `figure` element: the figure's box, its labels as `text` (one per line; empty when
+    the text over the image is body text) and its caption. A figure with neither labels nor
+    a caption (a logo, a photo standing alone) gives no element: it holds nothing to read."""
+    figure = block.figure
+    caption = block.tag.get("caption")
+    if figure is None or not figure.text and not caption:
+        return None
+    return Element(type=ElementType.figure, text=figure.text, page=page, bbox=_bbox(figure.bbox), caption=caption)
+
+
 def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
     """Blocks starting with a list marker become list items; nesting levels per run of
     consecutive items on a page, from the markers' x positions."""
@@ -152,8 +165,8 @@ def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
 
 
 def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
-    """ "Table 3: ..." / "Figure 2. ..." paragraphs become captions; a table caption
-    directly above or below a table on the same page is also stored on the table.
+    """ "Table 3: ..." / "Figure 2. ..." paragraphs become captions; a caption directly above
+    or below a table or a figure on the same page is also stored on it.
 
     A statement title or unit line (`table_title_of`: "Consolidated Statements of Cash
     Flows (In thousands)", "(Unaudited; Dollars in Millions)") directly above a table
@@ -164,7 +177,11 @@ def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
             continue
         block.kind = "caption"
         for j in (i + 1, i - 1):
-            if 0 <= j < len(page_blocks) and page_blocks[j][0] == page and page_blocks[j][1].kind == "table":
+            if (
+                0 <= j < len(page_blocks)
+                and page_blocks[j][0] == page
+                and page_blocks[j][1].kind in ("table", "figure")
+            ):
                 page_blocks[j][1].tag.setdefault("caption", block.text)
                 break
     for i, (page, table) in enumerate(page_blocks):

@@ -26,6 +26,7 @@ import re
 from collections import Counter, defaultdict
 
 from parsers.structure.captions import caption_of
+from parsers.structure.lists import LIST_MARKER, split_marker
 from parsers.structure.toc import is_toc_heading, toc_level
 from parsers.textlayer.blocks import Block
 
@@ -92,22 +93,36 @@ def display_is_figure(block: Block) -> bool:
     """True when the block's largest type (within 0.5 pt of its largest segment) holds
     digits and is more digits and signs than letters: a key figure printed big beside a
     small label ("New jobs created" at 9 pt, "2,32,822" at 25 pt). Numbered headings
-    ("Chapter" + a big "3") are exempt: section numbering is not a figure."""
+    ("Chapter" + a big "3") are exempt: section numbering is not a figure, and dot leaders
+    are not counted (a contents page is not a figure)."""
     segments = [s for line in block.lines for s in line.segments if s.text.strip()]
     if not segments or numbering_depth(block.text) is not None:
         return False
     largest = max(s.size for s in segments)
-    display = "".join(s.text for s in segments if s.size >= largest - 0.5)
+    display = _LEADER.sub(" ", "".join(s.text for s in segments if s.size >= largest - 0.5))
     return any(c.isdigit() for c in display) and _mostly_non_letters(display)
+
+
+#: Dot or ellipsis leaders ("MAIN GAME ........ 6"): contents entries, not figures. Left in,
+#: their dots made a contents page "mostly signs", so "Table of Contents" above it was taken
+#: for a key figure's label and lost its heading (DA-619p.pdf p1).
+_LEADER = re.compile(r"(?:[.·]\s?){3,}|…+")
+
+
+def set_apart_by_type(size: float, bold: float, body_size: float) -> bool:
+    """Larger than the body (>= 1 pt and >= 8 %) or bold (>= 80 % of its characters) at
+    about body size: the type evidence every text-layer heading rule starts from."""
+    larger = size >= body_size + 1.0 and size >= 1.08 * body_size
+    return larger or (bold >= 0.8 and size >= body_size - 0.6)
 
 
 def block_is_heading(block: Block, body_size: float) -> bool:
     """Heading-shaped (`heading_shape_ok`), at most 3 lines, its display type not a figure
-    (`display_is_figure`), and set apart by type: larger than the body (<= 25 words), or
-    numbered in bold or larger type (<= 120 characters), or bold at body size (<= 120
-    characters, <= 2 lines)."""
+    (`display_is_figure`), not several sentences (`is_prose`), and set apart by type: larger
+    than the body (<= 25 words), or numbered in bold or larger type (<= 120 characters), or
+    bold at body size (<= 120 characters, <= 2 lines)."""
     text = block.text.strip()
-    if len(block.lines) > 3 or not heading_shape_ok(text) or display_is_figure(block):
+    if len(block.lines) > 3 or not heading_shape_ok(text) or display_is_figure(block) or is_prose(text):
         return False
     words = len(text.split())
     larger = block.size >= body_size + 1.0 and block.size >= 1.08 * body_size
@@ -122,17 +137,138 @@ def block_is_heading(block: Block, body_size: float) -> bool:
     return False
 
 
+#: A sentence end inside a text followed by more words: "filed? If yes, against whom? The friend ...".
+_INNER_SENTENCE_END = re.compile(r"[?!।]\s+\S|[a-z]{2}\.\s+[A-Z]")
+
+
+def is_prose(text: str) -> bool:
+    """More than `SENTENCE_WORDS` words holding a sentence end followed by more words: running
+    text (a form's question with its answer), never a heading. Leading numbering ("A. Children
+    ...") does not count as a sentence end."""
+    match = NUMBERED.match(text)
+    body = text[match.end() :] if match else text
+    return len(text.split()) > SENTENCE_WORDS and bool(_INNER_SENTENCE_END.search(body))
+
+
+def _largest_size(block: Block) -> float:
+    return max((s.size for line in block.lines for s in line.segments if s.text.strip()), default=block.size)
+
+
+def _gap(upper: Block, lower: Block) -> float:
+    return lower.bbox[1] - upper.bbox[3]
+
+
+def _across(a: Block, b: Block) -> bool:
+    return a.bbox[0] < b.bbox[2] and b.bbox[0] < a.bbox[2]
+
+
+def context_rejects_heading(previous: Block | None, block: Block, following: Block | None) -> str | None:
+    """Why a block that is heading-styled is still not a heading, judged by its neighbours on
+    the page (None: no objection). A heading opens what follows it; these do not:
+
+    - "continuation": it starts in lower case right after a block that does not end a
+      sentence ("... at the time of his" / "injuries.");
+    - "form value": at most 3 words set directly under (gap < half its line height) a block
+      in smaller type: the answer to a form's question ("N/A", "None" in 11 pt under 9 pt
+      labels); the question and its answer stay together;
+    - "figure label": directly above a key figure (`display_is_figure`) printed at least as
+      large as it: "BY REVENUE" over "`7,92,756 crore" labels the figure; an 18 pt chart
+      title over the chart's 8 pt "AUTRES 10%" (chelsea_pdta.pdf p17) stays a heading;
+    - "column header": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a
+      block of numbers ("52 Weeks Ended August 29, 2021" over "$ 192,052" in COSTCO's income
+      statement): it heads a column of figures, not a section.
+    """
+    text = block.text.strip()
+    height = max(block.lines[0].height, 1.0)
+    if previous is not None and text[:1].islower() and not previous.text.rstrip().endswith(_SENTENCE_END):
+        return "continuation"
+    if (
+        previous is not None
+        and previous.kind not in ("table", "figure")  # no type size: "Route 105" under a map's table
+        and len(text.split()) <= 3
+        and previous.size < block.size - 0.5
+        and _gap(previous, block) < 0.5 * height
+        and _across(previous, block)
+    ):
+        return "form value"
+    if (
+        following is not None
+        and following.kind == "paragraph"
+        and _gap(block, following) < 0.6 * height
+        and _across(block, following)
+        and display_is_figure(following)
+        and _largest_size(following) >= block.size
+    ):
+        return "figure label"
+    if (
+        following is not None
+        and following.kind == "paragraph"
+        and _gap(block, following) < COLUMN_HEADER_GAP * height
+        and _across(block, following)
+        and _is_numbers(following.text)
+    ):
+        return "column header"
+    return None
+
+
+def _is_numbers(text: str) -> bool:
+    """Figures, not words: holds digits and is mostly digits and signs once dot leaders are
+    taken out (a contents page's "MAIN GAME ........ 6" is words)."""
+    text = _LEADER.sub(" ", text)
+    return any(c.isdigit() for c in text) and _mostly_non_letters(text)
+
+
+#: A column header sits at most this many of its line heights above the numbers it heads.
+COLUMN_HEADER_GAP = 2.0
+
+
+_SENTENCE_END = (".", "?", "!", ":", "।", "॥")
+
+
+def numbered_line_is_heading(block: Block, following: Block | None, body_size: float) -> bool:
+    """A line opening with an enumerator ("(1)", "2)", "a.") that is styled like a heading
+    (>= 0.8 pt larger than the body, or bold and followed by a longer paragraph) and followed
+    by a body paragraph is a numbered heading ("(1) 「감염병의 예방 및 관리에 관한 법률」 개정" in
+    12.5 pt over 11.5 pt text), not a list item: items run on in body type. One line, <= 80
+    characters, no sentence end."""
+    text = block.text.strip()
+    marker, rest = split_marker(text)
+    if marker is None or not marker[0].isalnum() and not marker.startswith("(") or not rest:
+        return False
+    if len(block.lines) != 1 or len(text) > 80 or text.endswith(_SENTENCE_END) or not heading_shape_ok(rest):
+        return False
+    larger = block.size >= body_size + 0.8
+    if not (larger or block.bold >= 0.8) or following is None or following.kind != "paragraph":
+        return False
+    follows_as_body = abs(following.size - body_size) <= 0.6 and not LIST_MARKER.match(following.lines[0].text)
+    # Larger type is evidence enough; a bold line at body size needs a longer paragraph under
+    # it. The body under "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙" (normal_4pages p2) is
+    # one short line before a quoted box, as long as the heading.
+    return follows_as_body and (larger or len(following.text.split()) > len(text.split()))
+
+
 def blocks_to_headings(
     blocks: list[tuple[int, Block]], body_size: float, outline: list[tuple[int, str, int]]
 ) -> str | None:
     """Mark heading blocks (`kind = "title"`, `tag["level"]`) and return the document title.
 
     `blocks` are (page number, block) in reading order; `outline` is (level from 0,
-    title, page number or 0) from the PDF bookmarks.
+    title, page number or 0) from the PDF bookmarks. Blocks already of kind "title" (run-in
+    leads, `heading_blocks.blocks_to_run_in_split`) are headings; others are judged here.
     """
-    headings = [
-        (page, b) for page, b in blocks if b.kind in ("paragraph", "list_item") and block_is_heading(b, body_size)
-    ]
+    blocks_order = {id(b): i for i, (_, b) in enumerate(blocks)}
+    headings = [(page, b) for page, b in blocks if b.kind == "title"]  # run-in leads, decided when split
+    for index, (page, block) in enumerate(blocks):
+        if block.kind not in ("paragraph", "list_item"):
+            continue
+        previous = blocks[index - 1][1] if index and blocks[index - 1][0] == page else None
+        following = blocks[index + 1][1] if index + 1 < len(blocks) and blocks[index + 1][0] == page else None
+        if block_is_heading(block, body_size):
+            if context_rejects_heading(previous, block, following) is None:
+                headings.append((page, block))
+        elif numbered_line_is_heading(block, following, body_size):
+            headings.append((page, block))
+    headings.sort(key=lambda item: blocks_order[id(item[1])])
     outline_keys = {_key(title): (level, page) for level, title, page in outline if _key(title)}
     chosen = {id(b) for _, b in headings}
     for page, block in blocks:
@@ -229,3 +365,36 @@ def _apply_outline(headings, outline_keys, title_block, offset) -> None:
         hit = outline_keys.get(_key(block.text))
         if hit:
             block.tag["level"] = hit[0] + 1 + (0 if title_in_outline else offset)
+
+
+# One decider for OCR'd lines too: parsers/ocr/layout.py measures the evidence (a line's size
+# relative to the page's body text from pixel boxes, bold from stroke width, words, Tesseract's
+# confidence) and asks here. Sizes measured from pixels are coarser than a font size, hence
+# the wider ratios. Measured on the scanned fixtures (body 10.5 pt): title 20 pt -> 2.0,
+# 16 pt bold -> 1.67, 13 pt bold -> 1.58, body lines 0.9-1.13 (a line of descenders or digits).
+MEASURED_TITLE_RATIOS = ((1, 1.85), (2, 1.62), (3, 1.22))
+#: A bold line at body size is a heading of the lowest level (the text-layer parser numbers
+#: the fixtures' 11 pt bold headings 4: title 1, then 16 pt 2, 13 pt 3).
+MEASURED_BOLD_LEVEL = 4
+MEASURED_MAX_WORDS = 15
+MEASURED_BOLD_MAX_WORDS = 10
+MEASURED_MIN_CONFIDENCE = 50  # a low-confidence "heading" is mostly a stamp, a signature or specks
+
+
+def measured_heading_level(
+    size_ratio: float, bold: bool, words: int, confidence: float, letter_share: float, horizontal: bool
+) -> int | None:
+    """Heading level (1-4) of a line whose type was measured, not read (OCR), None for body text.
+
+    `size_ratio`: the line's size / the page's body text size; `confidence`: 0-100;
+    `letter_share`: letters among its visible characters. Short, confidently read, mostly
+    letters and horizontal (not a stamp, a big number or a sideways margin note), and set
+    apart by size (levels 1-3 by `MEASURED_TITLE_RATIOS`) or bold at about body size (level 4)."""
+    if words > MEASURED_MAX_WORDS or confidence < MEASURED_MIN_CONFIDENCE or letter_share < 0.5 or not horizontal:
+        return None
+    for level, ratio in MEASURED_TITLE_RATIOS:
+        if size_ratio >= ratio:
+            return level
+    if bold and words <= MEASURED_BOLD_MAX_WORDS and size_ratio >= 0.9:
+        return MEASURED_BOLD_LEVEL
+    return None

@@ -11,7 +11,7 @@ lines-strategy algorithm run on them (`rulings.py`), never pdfplumber's page par
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pypdfium2.raw as pdfium_c
 
@@ -31,6 +31,9 @@ class DrawingFacts:
     vertical: int = 0
     rectangles: int = 0
     image_area_ratio: float = 0.0
+    #: Every image's box in PDF user space (left, bottom, right, top; points, bottom-left
+    #: origin, not yet in the reading frame): the figure candidates (`textlayer.figures`).
+    image_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
 
     @property
     def may_hold_ruled_table(self) -> bool:
@@ -41,7 +44,8 @@ class DrawingFacts:
 
 
 def page_to_drawing_facts(page, page_width: float, page_height: float) -> DrawingFacts:
-    """Count a pypdfium2 page's rulings and rectangles and find its largest image.
+    """Count a pypdfium2 page's rulings and rectangles, find its largest image and list its
+    image boxes.
 
     Form XObjects are entered one level deep (that is where many producers put tables).
     """
@@ -65,6 +69,7 @@ def page_to_drawing_facts(page, page_width: float, page_height: float) -> Drawin
         width, height = right.value - left.value, top.value - bottom.value
         if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             largest_image = max(largest_image, max(width, 0) * max(height, 0))
+            facts.image_boxes.append((left.value, bottom.value, right.value, top.value))
             return
         if height <= RULING_THICKNESS and width > 5:
             facts.horizontal += 1

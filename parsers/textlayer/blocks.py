@@ -20,10 +20,14 @@ from __future__ import annotations
 import re
 import statistics
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.chars import Segment, normalize_text
 from parsers.textlayer.text_joins import join_wrapped_lines
+
+if TYPE_CHECKING:
+    from parsers.textlayer.figures import FigureFound
 
 #: Minimum width of a column gutter, in font sizes.
 GUTTER_EM = 1.0
@@ -52,8 +56,9 @@ class Line:
 @dataclass(slots=True)
 class Block:
     lines: list[Line]
-    kind: str = "paragraph"  # paragraph | list_item | title | caption | table
+    kind: str = "paragraph"  # paragraph | list_item | title | caption | table | figure
     tag: dict = field(default_factory=dict)
+    figure: FigureFound | None = None  # kind "figure": its box and labels
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:

@@ -60,6 +60,17 @@ class Char:
     is_space: bool
 
 
+@dataclass(frozen=True, slots=True)
+class StyleRun:
+    """A run of characters in one font at the start of a segment: `end` is its length in
+    the segment's text (characters, spaces included), `size` its mean font size (points)."""
+
+    end: int
+    font: str
+    bold: bool
+    size: float
+
+
 @dataclass(slots=True)
 class Segment:
     """A horizontal run of characters; `size` is the mean font size in points,
@@ -76,6 +87,9 @@ class Segment:
     rotated: bool = False
     chars: int = 0
     tag: dict = field(default_factory=dict)
+    #: The segment's first style run when its font changes inside it (a run-in heading:
+    #: bold "Abstract." then body text on one baseline); None when it is one font throughout.
+    lead: StyleRun | None = None
 
     @property
     def width(self) -> float:
@@ -274,7 +288,24 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
 
 def _entries_to_segment(chars: list[Char], entries: list[tuple[bool, Char]]) -> Segment:
     text = "".join([(" " + c.text) if space else c.text for space, c in entries]).strip()
-    return _build_segment(chars, text)
+    segment = _build_segment(chars, text)
+    segment.lead = _lead_run(entries)
+    return segment
+
+
+def _lead_run(entries: list[tuple[bool, Char]]) -> StyleRun | None:
+    """The first font run of a segment that changes font (see `Segment.lead`), else None.
+    Offsets count the text as `_entries_to_segment` builds it (a space before a char adds 1)."""
+    first = entries[0][1]
+    font = first.font
+    end = 0
+    size = 0.0
+    for count, (space, char) in enumerate(entries):
+        if char.font != font:
+            return StyleRun(end=end, font=font, bold=first.bold, size=size / count) if count else None
+        end += len(char.text) + (1 if space and count else 0)
+        size += char.size
+    return None
 
 
 def _build_segment(chars: list[Char], text: str) -> Segment:

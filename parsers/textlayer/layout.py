@@ -20,6 +20,7 @@ from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
 from parsers.tables.unruled import lines_to_unruled_tables, table_to_segment
 from parsers.textlayer.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments, page_to_chars
+from parsers.textlayer.figures import FigureFound, image_boxes_to_figure_boxes, segments_to_figures
 
 
 @dataclass(slots=True)
@@ -40,6 +41,8 @@ class PageLayout:
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
     lines: list[Line] = field(default_factory=list)
+    #: Figure boxes (`figures.image_boxes_to_figure_boxes`), in the reading frame.
+    figure_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
     rotation: int = 0
     turned: int = 0  # clockwise degrees the reading frame turns the displayed one (sideways text)
 
@@ -64,6 +67,7 @@ def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayo
     finally:
         page.close()
     layout = chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
+    layout.figure_boxes = image_boxes_to_figure_boxes([frame.box(*box) for box in facts.image_boxes], width, height)
     layout.rotation = frame.rotation
     layout.turned = (frame.rotation - displayed) % 360
     return layout
@@ -129,6 +133,8 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
     tables = list(layout.tables)
     if tables:
         segments = [s for s in segments if not any(_inside(s, t.bbox) for t in tables)]
+    boxes = [box for box in layout.figure_boxes if not any(_overlap(box, t.bbox) for t in tables)]
+    figures, segments = segments_to_figures(segments, boxes)
     lines = segments_to_lines(segments)
     if detect_tables:
         for start, end, table in reversed(lines_to_unruled_tables(lines, em)):
@@ -136,25 +142,42 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
             del lines[start:end]
         segments = [s for line in lines for s in line.segments]
     segments += [table_to_segment(t, em) for t in tables]
+    segments += [_figure_to_segment(f, em) for f in figures]
     if not segments:
         return []
     blocks: list[Block] = []
     for region in lines_to_regions(segments_to_lines(segments), em):
         pending: list[Line] = []
         for line in region:
-            table_segment = next((s for s in line.segments if "table" in s.tag), None)
+            table_segment = next((s for s in line.segments if "table" in s.tag or "figure" in s.tag), None)
             if table_segment is None:
                 pending.append(line)
                 continue
             blocks.extend(region_to_blocks(pending, em))
             pending = []
             rest = [s for s in line.segments if s is not table_segment]
-            block = Block([line], kind="table", tag={"table": table_segment.tag["table"]})
+            if "figure" in table_segment.tag:
+                block = Block([line], kind="figure", figure=table_segment.tag["figure"])
+            else:
+                block = Block([line], kind="table", tag={"table": table_segment.tag["table"]})
             blocks.append(block)
             if rest:
                 blocks.extend(region_to_blocks(segments_to_lines(rest), em))
         blocks.extend(region_to_blocks(pending, em))
     return blocks
+
+
+def _figure_to_segment(figure: FigureFound, em: float) -> Segment:
+    """A placeholder segment standing for a figure in the reading-order pass (as tables do);
+    its tag is read back in `layout_to_blocks` only, into the typed `Block.figure`."""
+    x0, top, x1, bottom = figure.bbox
+    return Segment(
+        text="", x0=x0, top=top, x1=x1, bottom=bottom, size=em, bold=0.0, font="", chars=0, tag={"figure": figure}
+    )
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _inside(segment: Segment, bbox: tuple[float, float, float, float]) -> bool:

@@ -1,0 +1,118 @@
+"""Figure elements (issue 14): image boxes, the short labels drawn inside them, captions, and
+the chunker keeping a figure with its caption and apart from the prose around it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.chunker import chunk_document
+from ingest.chunking.checks import chunk_violations
+from ingest.chunking.settings import ChunkSettings
+from ingest.contracts.elements import Document, Element, ElementType
+from ingest.tokens import tiktoken_counter
+from parsers.pdf import parse_pdf
+from parsers.textlayer.chars import Segment
+from parsers.textlayer.figures import image_boxes_to_figure_boxes, segments_to_figures
+
+BEFORE = "Self-locking nuts hold a bolt under vibration. The nut grips the thread with an insert."
+AFTER = "Boots self-locking nuts are of one piece and hold their grip after many uses of the nut."
+OVER_IMAGE = (
+    "This annual report describes how the company grew its business across every market during "
+    "the year, and what it plans to do next for customers and staff."
+)
+LABELS = [(120, 150, "Nut case"), (380, 170, "Keyway"), (130, 340, "Untightened nut"), (390, 350, "Tightened nut")]
+
+
+@pytest.fixture(scope="module")
+def figure_pdf(tmp_path_factory):
+    """A page with a labelled image and its caption between two paragraphs, and a paragraph
+    laid over a second, banner-like image."""
+    fpdf = pytest.importorskip("fpdf")
+    image = pytest.importorskip("PIL.Image").new("RGB", (400, 250), (220, 230, 240))
+    pdf = fpdf.FPDF(unit="pt", format="A4")
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.set_xy(60, 60)
+    pdf.multi_cell(470, 14, BEFORE)
+    pdf.image(image, x=100, y=130, w=400, h=250)
+    pdf.set_font("Helvetica", size=8)
+    for x, y, label in LABELS:
+        pdf.text(x, y, label)
+    pdf.set_font("Helvetica", "B", size=10)
+    pdf.text(200, 400, "Figure 7-26. Self-locking nuts.")
+    pdf.set_font("Helvetica", size=11)
+    pdf.set_xy(60, 420)
+    pdf.multi_cell(470, 14, AFTER)
+    pdf.image(image, x=60, y=520, w=470, h=200)
+    pdf.set_xy(80, 540)
+    pdf.multi_cell(420, 14, OVER_IMAGE)
+    path = tmp_path_factory.mktemp("figures") / "figure.pdf"
+    pdf.output(str(path))
+    return parse_pdf(path, {"ocr": {"mode": "never"}})
+
+
+def test_labelled_image_is_a_figure_with_its_labels_and_caption(figure_pdf):
+    figures = [e for e in figure_pdf.elements if e.type is ElementType.figure]
+    assert len(figures) == 1
+    figure = figures[0]
+    assert figure.text.split("\n") == ["Nut case", "Keyway", "Untightened nut", "Tightened nut"]
+    assert figure.caption == "Figure 7-26. Self-locking nuts."
+    assert figure.bbox == pytest.approx((100, 130, 500, 380), abs=1)
+    body = " ".join(e.text for e in figure_pdf.elements if e.type is ElementType.paragraph)
+    assert "Keyway" not in body and "Nut case" not in body
+
+
+def test_paragraph_over_an_image_stays_body_text(figure_pdf):
+    paragraphs = [" ".join(e.text.split()) for e in figure_pdf.elements if e.type is ElementType.paragraph]
+    assert OVER_IMAGE in paragraphs
+
+
+def test_every_label_stays_in_the_canonical_text(figure_pdf):
+    text = figure_pdf.canonical_text()
+    assert all(label in text for _, _, label in LABELS)
+
+
+def test_chunker_keeps_a_figure_with_its_caption_and_apart_from_prose(figure_pdf):
+    settings = {"child_max_tokens": 200, "parent_max_tokens": 400}
+    chunks = chunk_document(figure_pdf, settings)
+    assert chunk_violations(figure_pdf, chunks, ChunkSettings.resolve(settings), tiktoken_counter("cl100k_base")) == []
+    holding = [c for c in chunks if c.kind == "child" and "Keyway" in c.body]
+    assert len(holding) == 1
+    assert "Figure 7-26. Self-locking nuts." in holding[0].body
+    assert BEFORE[:40] not in holding[0].body and AFTER[:40] not in holding[0].body
+
+
+def test_chunker_keeps_a_caption_only_figure():
+    document = Document(
+        source_path="hand.pdf",
+        content_sha256="0" * 64,
+        size_bytes=1,
+        page_count=1,
+        elements=[
+            Element(type="paragraph", text=BEFORE, page=1),
+            Element(type="figure", text="", caption="Figure 2. A photo.", page=1),
+            Element(type="caption", text="Figure 2. A photo.", page=1),
+            Element(type="paragraph", text=AFTER, page=1),
+        ],
+    )
+    chunks = [c for c in chunk_document(document, None) if c.kind == "child"]
+    assert [c.body for c in chunks] == [BEFORE, "Figure 2. A photo.", AFTER]
+
+
+def test_figure_boxes_merge_tiles_and_skip_icons_and_backgrounds():
+    tiles = [(100, 100, 200, 200), (200, 100, 300, 200)]
+    assert image_boxes_to_figure_boxes(tiles, 595, 842) == [(100, 100, 300, 200)]
+    assert image_boxes_to_figure_boxes([(10, 10, 30, 30)], 595, 842) == []  # an icon
+    assert image_boxes_to_figure_boxes([(0, 0, 595, 842)], 595, 842) == []  # a page background
+
+
+def test_only_short_labels_become_figure_text():
+    def seg(text, top):
+        return Segment(text, 110, top, 110 + 5 * len(text), top + 8, 8.0, 0.0, "F", chars=len(text))
+
+    box = (100, 100, 400, 300)
+    figures, rest = segments_to_figures([seg("Keyway", 120), seg("outside", 350)], [box])
+    assert figures[0].text == "Keyway" and [s.text for s in rest] == ["outside"]
+    sentence = seg("This report describes how the company grew its business this year", 150)
+    figures, rest = segments_to_figures([sentence], [box])
+    assert figures[0].text == "" and rest == [sentence]
