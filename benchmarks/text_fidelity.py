@@ -371,8 +371,8 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
         totals.update(pages=1, words=result.words, glued_fn=glued_function_words(result.glued))
         for key, found in samples.items():
             for item in getattr(result, key)[: max(examples - len(found), 0)]:
-                shown = item.replace(BREAK, "-") if isinstance(item, str) else f"{item[0]} <- {' '.join(item[1])}"
-                found.append([index + 1, shown])
+                shown = item if isinstance(item, str) else f"{item[0]} <- {' '.join(item[1])}"
+                found.append([index + 1, shown.replace(BREAK, "-")])
     row = {"file": str(path), "excluded_pages": excluded}
     row.update({k: totals[k] for k in ("pages", "words", "glued_fn", *CATEGORIES)})
     row["lost_pct"] = round(100 * totals["lost"] / totals["words"], 2) if totals["words"] else 0.0
