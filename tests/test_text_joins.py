@@ -30,9 +30,7 @@ def test_hyphen_before_a_capital_or_digit_is_kept_and_glued():
     assert join_wrapped_lines(["our Non-", "GAAP measures"]) == "our Non-GAAP measures"
     assert join_wrapped_lines(["fiscal 2013-", "2014"]) == "fiscal 2013-2014"
     assert join_wrapped_lines(["COVID-19-", "related"]) == "COVID-19-related"
-
-
-def test_hyphen_is_kept_with_a_space_when_it_is_not_a_word_break():
+    # not a hyphen after a word: kept, with a space
     assert join_wrapped_lines(["-", "dash"]) == "- dash"  # nothing precedes
     assert join_wrapped_lines(["a pause -", "then"]) == "a pause - then"  # a dash, not a hyphen
     assert join_wrapped_lines(["शेतकरी-", "योजना"]) == "शेतकरी- योजना"  # no case: no rejoin
@@ -51,17 +49,12 @@ def test_compounds_keep_their_line_end_hyphen():
     }
     for lines, expected in cases.items():
         assert join_wrapped_lines(lines) == expected
-
-
-def test_a_hyphen_inside_a_line_is_never_removed():
-    assert join_wrapped_lines(["a well-known", "non-normal co-op"]) == "a well-known non-normal co-op"
-
-
-def test_words_broken_by_hyphenation_are_rejoined_by_the_lexicon():
+    # a word broken by hyphenation is still rejoined (the lexicon knows the joined spelling) ...
     assert join_wrapped_lines(["the opera-", "tions of the manu-", "facturing unit"]) == (
         "the operations of the manufacturing unit"
     )
-    assert join_wrapped_lines(["signifi-", "cantly"]) == "significantly"
+    # ... and a hyphen inside a line is never touched
+    assert join_wrapped_lines(["a well-known third-", "party co-op"]) == "a well-known third-party co-op"
 
 
 def test_korean_lines_join_without_a_space_only_when_none_was_drawn():
