@@ -62,7 +62,9 @@ def test_korean_lines_join_without_a_space_only_when_none_was_drawn():
     none where the break falls inside a word ("확" / "진자" -> "확진자")."""
     assert join_wrapped_lines([WrappedLine("코로나 확", False), WrappedLine("진자는", None)]) == "코로나 확진자는"
     assert join_wrapped_lines([WrappedLine("코로나 확진자", True), WrappedLine("질병", None)]) == "코로나 확진자 질병"
-    assert join_wrapped_lines([WrappedLine("코로나 확", None), WrappedLine("진자는", None)]) == "코로나 확 진자는"  # no evidence
+    assert (
+        join_wrapped_lines([WrappedLine("코로나 확", None), WrappedLine("진자는", None)]) == "코로나 확 진자는"
+    )  # no evidence
 
 
 def test_han_and_kana_lines_join_without_a_space():

@@ -16,7 +16,9 @@ from parsers.textlayer.blocks import Block, Line
 from parsers.textlayer.chars import Segment
 from parsers.textlayer.layout import pdfium_page_to_layout
 
-FUNCTION_WORDS = frozenset("a an the of in on at to for from by with as if or and is are was be it its this that".split())
+FUNCTION_WORDS = frozenset(
+    "a an the of in on at to for from by with as if or and is are was be it its this that".split()
+)
 _EDGE = re.compile(r"^\W+|\W+$")
 
 
@@ -36,7 +38,9 @@ def page_words(pdf_path, index: int) -> tuple[list[str], list[str]]:
 def glued_function_words(reference: list[str], words: list[str]) -> list[str]:
     """Parser tokens spelling two consecutive reference words, one a function word ("ofthe")."""
     known = set(reference)
-    pairs = {a + b for a, b in zip(reference, reference[1:]) if a.lower() in FUNCTION_WORDS or b.lower() in FUNCTION_WORDS}
+    pairs = {
+        a + b for a, b in zip(reference, reference[1:]) if a.lower() in FUNCTION_WORDS or b.lower() in FUNCTION_WORDS
+    }
     return [w for w in words if w not in known and w in pairs]
 
 
