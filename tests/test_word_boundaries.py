@@ -129,3 +129,15 @@ def test_enumerators_stay_in_list_item_text_bullets_do_not():
         assert element.data["marker"] == text.split()[0]
     bullet = block_to_element(item_block("• Mix the seed"), 1)
     assert bullet.text == "Mix the seed" and bullet.data["marker"] == "•"
+
+
+def test_pdfium_space_is_not_taken_in_a_font_without_a_space_glyph():
+    """code_and_formula's listing places every glyph on its own in a font without a space
+    glyph; pdfium puts a space in "console .log" there, which must not be taken."""
+    from conftest import CORPUS
+
+    path = CORPUS / "code_and_formula.pdf"
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    _, words = page_words(path, 0)
+    assert "console.log(add(3" in words

@@ -51,7 +51,9 @@ MIN_SPACE_GAP_EM = 0.1
 #: gap (0.08 em) was tried: it glued italic words, whose glyph boxes overlap across the
 #: space ("to|fluctuations" in 3M's 10-K: the italic "f" starts 0.15 em before pdfium's
 #: space; "of|just" in Corning's). Checked against pdftotext on the 10-Ks, DA-619p, chelsea,
-#: layout-parser and eu-011/026 (first 15 pages): no word split by a generated space.
+#: layout-parser and eu-011/026 (first 15 pages): no word split by a generated space. Only
+#: when the font has a space glyph (`Char.space_width`): in code_and_formula's listing (a
+#: font without one, each glyph placed on its own) pdfium puts one in "console .log".
 #: A character this much smaller than the one before it (size ratio) whose baseline is at
 #: least `SUPERSCRIPT_RISE_EM` (of the larger size) higher starts a superscript: a token of its
 #: own ("2,557.2" + footnote "8", never "2,557.28"). The return to the base size ends it.
@@ -269,8 +271,8 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
     in right-to-left script (bidi class R or AL, Arabic and Hebrew) the next character
     sits to the *left* of the previous one, and the run keeps the content stream's
     (logical) order. A space is inserted for a drawn space character, a gap over half
-    the font's space advance (`_space_gap_em`), a space pdfium generated, and around a
-    superscript (`_is_superscript`).
+    the font's space advance (`_space_gap_em`), a space pdfium generated (in a font with a
+    space glyph), and around a superscript (`_is_superscript`).
     """
     segments: list[Segment] = []
     rotated: list[Char] = []
@@ -326,7 +328,7 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
                 space = (
                     pending_space
                     or gap > threshold * size
-                    or pending_generated
+                    or (pending_generated and (char.space_width > 0.0 or last.space_width > 0.0))
                     or _is_superscript(char, last)
                     or (_is_superscript(last, char) and text.isalnum())
                 ) and not (shared_glyph or mark)
