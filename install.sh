@@ -20,7 +20,7 @@ for arg in "$@"; do
 done
 
 debian_packages=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-hin tesseract-ocr-mar)
-[ "$dev" = 1 ] && debian_packages+=(fonts-noto-core fonts-dejavu-core chromium)
+[ "$dev" = 1 ] && debian_packages+=(fonts-noto-core fonts-dejavu-core chromium postgresql)
 
 missing=()
 for package in "${debian_packages[@]}"; do

@@ -20,6 +20,9 @@ from ingest.contracts.files import DEFAULT_DB
 
 if TYPE_CHECKING:
     from ingest.contracts.evaluation import EvalReport
+    from ingest.contracts.search import SearchHit
+    from ingest.integrations.embed import EmbedResult, SimilarChunk
+    from ingest.integrations.export import ExportResult
     from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
     from ingest.views.render import RenderedPage
     from ingest.views.report import ReportResult
@@ -35,9 +38,13 @@ _LAZY = {
     "PipelineSettings": "ingest.pipeline.settings",
     "load_settings": "ingest.pipeline.settings",
     "QueryResult": "storage.query",
+    "SearchHit": "ingest.contracts.search",
     "LockHolder": "storage.runs",
     "RenderedPage": "ingest.views.render",
     "ReportResult": "ingest.views.report",
+    "ExportResult": "ingest.integrations.export",
+    "EmbedResult": "ingest.integrations.embed",
+    "SimilarChunk": "ingest.integrations.embed",
 }
 
 
@@ -73,12 +80,22 @@ def run(
     observer: Observer | None = None,
     **options: Any,
 ) -> RunSummary:
-    """`ingest run`: the batch over folders/files. `options`: workers, timeout, ocr, ocr_lang."""
+    """`ingest run`: the batch over folders/files. `options`: workers, timeout, ocr, ocr_lang, and
+    executor ("process" or "ray") with ray_address (see `run_pipeline`)."""
     from ingest.pipeline.batch import run_pipeline
     from ingest.pipeline.settings import load_settings
 
+    executor, ray_address = options.pop("executor", None) or "process", options.pop("ray_address", None)
     settings = load_settings(config, cli_overrides(**options))
-    return run_pipeline(paths, settings, db=db or settings.store.db, force=force, observer=observer)
+    return run_pipeline(
+        paths,
+        settings,
+        db=db or settings.store.db,
+        force=force,
+        observer=observer,
+        executor=executor,
+        ray_address=ray_address,
+    )
 
 
 def reprocess(
@@ -121,11 +138,37 @@ def evaluate(
     )
 
 
-def query(db: str, sql: str, parameters: dict | list | None = None) -> QueryResult:
-    """`ingest query`: one SQL statement on a read-only connection."""
+def query(db: str, sql: str, parameters: dict | list | None = None, timeout: float | None = None) -> QueryResult:
+    """One SQL statement on a read-only connection, every row collected (`timeout`: seconds, None = no limit)."""
     from storage.query import run_query
 
-    return run_query(db, sql, parameters)
+    return run_query(db, sql, parameters, timeout)
+
+
+def stream_query(db: str, sql: str, parameters: dict | list | None = None, timeout: float | None = 60.0):
+    """`ingest query`: a context manager yielding the statement's columns and a row iterator
+    (streamed, never held whole); QueryError after `timeout` seconds, KeyboardInterrupt on Ctrl-C."""
+    from storage.query import stream_query as stream
+
+    return stream(db, sql, parameters, timeout)
+
+
+def search(
+    db: str,
+    question: str,
+    *,
+    k: int = 5,
+    doc: str | None = None,
+    where: str | None = None,
+    parents: bool = False,
+) -> list[SearchHit]:
+    """`ingest search`: the `k` chunks a bot would retrieve for `question`, best first (FTS5 bm25
+    over child chunks, the ranking `ingest eval` measures). `doc`: one document (id, id prefix or
+    path); `where`: an SQL condition over `c` (chunks) and `d` (documents), read-only; `parents`:
+    each child replaced by its parent section, de-duplicated."""
+    from storage.search import search_chunks
+
+    return search_chunks(db, question, k=k, doc=doc, where=where, parents=parents)
 
 
 class ElementView(BaseModel):
@@ -193,7 +236,7 @@ def show(db: str, id_or_path: str) -> DocumentView:
     """`ingest show`: a document's elements and chunks, with where each chunk's cuts fell."""
     from storage import find_document, load_chunks, load_document, open_database
 
-    with open_database(db, create=False) as database:
+    with open_database(db, create=False, read_only=True) as database:
         row = find_document(database, id_or_path)
         document = load_document(database, row.id)
         chunks = load_chunks(database, row.id)
@@ -295,7 +338,7 @@ def runs(db: str, limit: int = 20, run_id: int | None = None, outcomes: tuple[st
     (the last by default)."""
     from storage import list_runs, open_database, run_items
 
-    with open_database(db, create=False) as database:
+    with open_database(db, create=False, read_only=True) as database:
         history = [RunInfo.model_validate(row) for row in list_runs(database, limit)]
         target = run_id if run_id is not None else (history[0].id if history else None)
         problems: list[RunItemInfo] = []
@@ -341,18 +384,63 @@ def report(db: str, id_or_path: str, *, out: str | os.PathLike | None = None, dp
     return report_document(db, id_or_path, {"dpi": dpi}, out=out)
 
 
+def export(
+    db: str = DEFAULT_DB,
+    document: str | None = None,
+    *,
+    where: str | None = None,
+    format: str = "jsonl",
+    kind: str = "child",
+    out: str | os.PathLike | None = None,
+    stream: Any = None,
+) -> ExportResult:
+    """`ingest export`: chunks as JSONL (`{"page_content", "metadata"}` a line; `kind` child, parent
+    or all) to the file `out` or the text `stream`, or documents as Markdown (one `<id>.md` each in
+    the folder `out`). `document` (id, prefix or path) and `where` (an SQL condition on the
+    `chunk_context` view, run read-only) narrow the selection."""
+    from ingest.contracts.errors import ConfigError
+    from ingest.integrations.export import export_jsonl, export_markdown
+
+    if format == "jsonl":
+        return export_jsonl(db, out=out, stream=stream, document=document, where=where, kind=kind)
+    if format == "markdown":
+        return export_markdown(db, out=out, stream=stream, document=document, where=where)
+    raise ConfigError(f"export format {format!r}: expected jsonl or markdown")
+
+
+def embed(db: str = DEFAULT_DB, *, model: str | None = None, batch: int = 32, progress: Any = None) -> EmbedResult:
+    """`ingest embed` (extra `embed`): vectors for the child chunks without one for `model`
+    (default all-MiniLM-L6-v2-int8, packaged offline), one committed transaction per document;
+    over-limit chunks are embedded from their first tokens and counted in `truncated`."""
+    from ingest.integrations.embed import DEFAULT_MODEL, embed_database
+
+    return embed_database(db, model=model or DEFAULT_MODEL, batch=batch, progress=progress)
+
+
+def similar(question: str, *, db: str = DEFAULT_DB, k: int = 5, model: str | None = None) -> list[SimilarChunk]:
+    """The `k` child chunks nearest to `question` by vector (cosine), after `ingest embed`."""
+    from ingest.integrations.embed import DEFAULT_MODEL, similar_chunks
+
+    return similar_chunks(db, question, k=k, model=model or DEFAULT_MODEL)
+
+
 # Some of these names come from `__getattr__` (`_LAZY`), which ruff cannot see.
 __all__ = [  # noqa: F822
     "DocumentView",
+    "EmbedResult",
     "EvalReport",
+    "ExportResult",
     "PipelineSettings",
     "QueryResult",
     "RenderedPage",
     "ReportResult",
+    "stream_query",
     "ReprocessResult",
     "RunHistory",
     "RunSummary",
+    "embed",
     "evaluate",
+    "export",
     "load_settings",
     "query",
     "render",
@@ -360,6 +448,10 @@ __all__ = [  # noqa: F822
     "reprocess",
     "run",
     "runs",
+    "search",
+    "SearchHit",
     "show",
+    "similar",
+    "SimilarChunk",
     "unlock",
 ]

@@ -10,6 +10,10 @@ The default `structure` strategy (the README's "Chunking" section states the ful
 
 Output order: each parent followed by its children, sections in reading order;
 `index` is the position in the list and a child's `parent` is its parent's index.
+A parent that would equal its only child (a section that fits in one child, tables
+whole) is not emitted: the chunk is one `child` with `parent` None, which stands for
+itself wherever parents are expanded (`ingest eval`, `ingest search --parents`). Two
+identical rows would double every full-text hit.
 Every chunk's `text` is its heading path joined by " / " (document title first), a
 blank line, then `body`. Token counts are exact counts of `text` with the counter.
 
@@ -50,6 +54,20 @@ def structure_chunks(document: Document, context: Context, settings: ChunkSettin
         section.heading_path, cut = _fit_path(section.heading_path, context, settings)
         meta = {"section": section.index, **({"heading_path_truncated": True} if cut else {})}
         for parent, children in section_to_drafts(section, context, settings):
+            if len(children) == 1 and children[0] is parent:  # the section is one child: no twin parent
+                chunks.append(
+                    draft_to_chunk(
+                        parent,
+                        len(chunks),
+                        "child",
+                        None,
+                        elements,
+                        settings.child_max_tokens,
+                        settings.embedding_limit,
+                        meta,
+                    )
+                )
+                continue
             parent_index = len(chunks)
             chunks.append(
                 draft_to_chunk(

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 import typer
 from rich import box
@@ -110,6 +113,11 @@ class OcrMode(str, Enum):
     never = "never"
 
 
+class Executor(str, Enum):
+    process = "process"
+    ray = "ray"
+
+
 class Format(str, Enum):
     table = "table"
     json = "json"
@@ -133,13 +141,40 @@ def exit_code_for(error: IngestError) -> int:
 def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """One library call; our exceptions become `error: ...` on stderr and the matching exit code."""
     try:
-        return function(*args, **kwargs)
+        with _signals_as_interrupt():
+            return function(*args, **kwargs)
     except IngestError as error:
         say(f"error: {error}", stderr=True)
         raise typer.Exit(exit_code_for(error)) from None
-    except KeyboardInterrupt:
-        say("interrupted: documents already stored are complete; the next run finishes the job", stderr=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt as interrupt:
+        number = getattr(interrupt, "signal_number", signal.SIGINT)
+        say(
+            f"interrupted ({signal.Signals(number).name}): documents already stored are complete; "
+            "the next run finishes the job",
+            stderr=True,
+        )
+        raise typer.Exit(128 + number) from None
+
+
+@contextmanager
+def _signals_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a service manager stopping the job) and SIGHUP (the terminal closed) raise
+    `Terminated`, a KeyboardInterrupt, so they end a command the way Ctrl-C does: lock released,
+    run marked interrupted, one line on stderr. Previous handlers come back afterwards."""
+    from ingest.contracts.errors import Terminated
+
+    def on_signal(number: int, _frame) -> None:
+        raise Terminated(number, signal.Signals(number).name)
+
+    if threading.current_thread() is not threading.main_thread():  # signal handlers: main thread only
+        yield
+        return
+    previous = {number: signal.signal(number, on_signal) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 @app.command()
@@ -159,6 +194,14 @@ def run(
     ),
     ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    executor: Executor = typer.Option(
+        Executor.process,
+        "--executor",
+        help="Where documents are parsed: the local process pool, or a Ray cluster (pip install 'pdf-ingest[ray]').",
+    ),
+    ray_address: Optional[str] = typer.Option(
+        None, "--ray-address", help="Ray cluster to join, e.g. auto (default: start a local Ray with --workers CPUs)."
+    ),
 ) -> None:
     """Nightly batch: ingest new and changed PDFs, skip unchanged ones, mark removed ones.
 
@@ -181,6 +224,8 @@ def run(
             timeout=timeout,
             ocr=ocr.value if ocr else None,
             ocr_lang=ocr_lang,
+            executor=executor.value,
+            ray_address=ray_address,
         )
     _print_summary(summary)
     still = summary.counts.get("still_failed", 0)
@@ -316,30 +361,53 @@ def query(
     sql: str = typer.Argument(..., help='One SQL statement, e.g. "select id, title from documents".'),
     db: str = DbOption,
     output: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
+    timeout: float = typer.Option(
+        60.0, "--timeout", help="Seconds the statement may run before it is stopped (a finite number > 0)."
+    ),
 ) -> None:
     """Run read-only SQL: the connection cannot write (INSERT, UPDATE, DELETE, DROP, ATTACH fail).
 
+    Rows are streamed as they come; the statement stops after --timeout seconds or on Ctrl-C.
+    Blobs print as `blob(N bytes) base64:...`. The table format shows the first 1000 rows.
     Tables: documents, pages, elements, chunks, chunks_fts (FTS5), runs, run_items, eval_runs.
     Example: ingest query "select c.id, bm25(chunks_fts) from chunks_fts join chunks c on c.id =
     chunks_fts.rowid where chunks_fts match 'whitefly' order by 2 limit 5"
     """
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
-    result = call(api.query, db, sql)
-    if output is Format.json:
-        from storage.query import result_to_json
+    if not 0 < timeout < float("inf"):
+        say(f"error: [config] --timeout must be a finite number of seconds > 0, not {timeout}", stderr=True)
+        raise typer.Exit(EXIT_USAGE)
+    call(_print_query, api, db, sql, output, timeout)
 
-        sys.stdout.write(result_to_json(result) + "\n")
-    elif output is Format.csv:
-        from storage.query import result_to_csv
 
-        sys.stdout.write(result_to_csv(result))
+#: Rows the table format prints (it must lay out all its rows at once); csv and json print every row.
+TABLE_ROWS = 1000
+
+
+def _print_query(api, db: str, sql: str, output: Format, timeout: float) -> None:
+    from storage.query import value_to_text, write_csv, write_json
+
+    with api.stream_query(db, sql, timeout=timeout) as stream:
+        if output is Format.json:
+            write_json(stream.columns, stream.rows, sys.stdout)
+            return
+        if output is Format.csv:
+            write_csv(stream.columns, stream.rows, sys.stdout)
+            return
+        table = literal_table(*stream.columns, show_lines=False)
+        shown, more = 0, False
+        for row in stream.rows:
+            if shown == TABLE_ROWS:
+                more = True
+                break
+            add_literal_row(table, ("NULL" if value is None else str(value_to_text(value)) for value in row))
+            shown += 1
+    _console().print(table)
+    if more:
+        say(f"first {TABLE_ROWS} row(s) shown; use --format csv or json for all", stderr=True)
     else:
-        table = literal_table(*result.columns, show_lines=False)
-        for row in result.rows:
-            add_literal_row(table, ("NULL" if value is None else str(value) for value in row))
-        _console().print(table)
-        say(f"{len(result.rows)} row(s)", stderr=True)
+        say(f"{shown} row(s)", stderr=True)
 
 
 @app.command()
@@ -585,6 +653,124 @@ def report(
 
     result = call(api.report, db, document, out=out, dpi=dpi)
     say(f"{result.path}  {result.pages} page(s), {result.chunks} chunk(s), {len(result.warnings)} warning(s)")
+
+
+# ---------------------------------------------------------------------------------------------
+# SEARCH COMMAND (the library side is storage/search.py).
+# ---------------------------------------------------------------------------------------------
+
+
+@app.command()
+def search(
+    question: str = typer.Argument(..., help="The question, in the user's words (no FTS5 syntax needed)."),
+    db: str = DbOption,
+    k: int = typer.Option(5, "--k", min=1, help="How many results."),
+    doc: Optional[str] = typer.Option(None, "--doc", help="Only this document (id, id prefix or source path)."),
+    where: Optional[str] = typer.Option(
+        None, "--where", help="SQL condition over c (chunks) and d (documents), e.g. \"d.title LIKE '%cotton%'\"."
+    ),
+    parents: bool = typer.Option(False, "--parents", help="Return each hit's parent section (de-duplicated)."),
+    output: str = typer.Option("table", "--format", "-f", help="table or json."),
+) -> None:
+    """The chunks a bot would retrieve for a question: BM25 (SQLite FTS5) over child chunks, best first."""
+    if output not in ("table", "json"):
+        raise typer.BadParameter(f"must be 'table' or 'json', not {output!r}", param_hint="--format")
+    if doc and where:
+        raise typer.BadParameter("give --doc or --where, not both (--where can say c.document_id = '...')")
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    hits = call(api.search, db, question, k=k, doc=doc, where=where, parents=parents)
+    if output == "json":
+        sys.stdout.write(json.dumps([hit.model_dump() for hit in hits], ensure_ascii=False, indent=2) + "\n")
+        return
+    table = literal_table(
+        "#", "score", "doc", "chunk", "kind", "pages", "tokens", "heading path", "text", show_lines=True
+    )
+    for hit in hits:
+        pages = str(hit.page_start) if hit.page_start == hit.page_end else f"{hit.page_start}-{hit.page_end}"
+        body = hit.text[len(hit.heading_path) :].strip() if hit.text.startswith(hit.heading_path) else hit.text
+        add_literal_row(
+            table,
+            (
+                str(hit.rank),
+                f"{hit.score:.2f}",
+                hit.document_id,
+                str(hit.chunk_id),
+                hit.kind,
+                pages,
+                str(hit.token_count),
+                hit.heading_path,
+                _clip(body, 200),
+            ),
+        )
+    _console().print(table)
+    say(f"{len(hits)} result(s)", stderr=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# EXPORT AND EMBED (the library side is ingest/integrations/).
+# ---------------------------------------------------------------------------------------------
+
+
+class ExportFormat(str, Enum):
+    jsonl = "jsonl"
+    markdown = "markdown"
+
+
+class ChunkKind(str, Enum):
+    child = "child"
+    parent = "parent"
+    all = "all"
+
+
+@app.command()
+def export(
+    document: Optional[str] = typer.Argument(None, help="Document id (or unique prefix) or source path (default all)."),
+    db: str = DbOption,
+    where: Optional[str] = typer.Option(
+        None, "--where", help="SQL condition on the chunk_context view, e.g. \"title like '%Cotton%'\" (read-only)."
+    ),
+    format: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", "-f", help="jsonl (chunks) or markdown."),
+    kind: ChunkKind = typer.Option(ChunkKind.child, "--kind", help="JSONL: child chunks, parents, or all."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", help="JSONL: file (default stdout). Markdown: folder, one <id>.md per document."
+    ),
+) -> None:
+    """Export chunks as JSONL ({"page_content", "metadata"} a line) or documents as Markdown."""
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    result = call(
+        api.export, db, document, where=where, format=format.value, kind=kind.value, out=out, stream=sys.stdout
+    )
+    if out is not None:
+        what = f"{result.chunks} chunk(s) from " if format == ExportFormat.jsonl else ""
+        say(f"{what}{result.documents} document(s) -> {out}", stderr=True)
+
+
+@app.command()
+def embed(
+    db: str = DbOption,
+    model: Optional[str] = typer.Option(
+        None, "--model", "-m", help="Packaged embedding model (default all-MiniLM-L6-v2-int8; extra 'embed')."
+    ),
+    batch: int = typer.Option(32, "--batch", "-b", min=1, help="Chunks per model call."),
+) -> None:
+    """Compute vectors for child chunks that have none for the model (incremental; one commit per document)."""
+    from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    result = call(api.embed, db, model=model, batch=batch)
+    say(
+        f"{result.model}: {result.chunks} chunk(s) embedded in {result.documents} document(s), "
+        f"{result.seconds:.1f} s ({result.chunks_per_second:.1f} chunks/s); {result.stored_total} stored in total"
+    )
+    if result.truncated:
+        say(
+            f"warning: {result.truncated} chunk(s) longer than {result.max_tokens} model tokens were embedded from "
+            "their first tokens (chunk_embeddings.truncated = 1)",
+            stderr=True,
+        )
+    if result.purged:
+        say(f"{result.purged} vector(s) of chunks deleted since the last run were purged", stderr=True)
 
 
 if __name__ == "__main__":  # `python -m ingest.cli ...`, same as the `ingest` script

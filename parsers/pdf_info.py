@@ -23,6 +23,29 @@ _BAD_TITLES = re.compile(
 )
 
 
+def reset_pdfium() -> bool:
+    """Give pdfium a fresh process-wide state, so a document parses the same whatever was parsed
+    before it in this process; False (nothing done) while any pdfium object is still open.
+
+    Why: pdfium keeps FreeType faces of substituted (non-embedded) fonts in a process-wide cache,
+    and rendering a page (OCR) leaves them in a state that changes the character boxes later
+    documents read: chelsea_pdta.pdf's non-embedded ArialNarrow gave "Liaisonsaux" alone and
+    "Liaisons aux" after another document had been rendered in the same worker. Destroying and
+    re-initialising the library costs ~0.02 ms. Call it between documents (the batch worker does,
+    before each task), never while another thread may be using pdfium.
+    """
+    try:
+        from pypdfium2 import _library_scope
+        from pypdfium2.internal import bases
+    except ImportError:  # a pypdfium2 without these (private) hooks: keep the shared state
+        return False
+    if any(ref() is not None for refs in list(bases.ObjectTracker.values()) for ref in list(refs)):
+        return False
+    _library_scope.destroy_lib()
+    _library_scope.init_lib()
+    return True
+
+
 def open_pdfium(path: Path) -> pdfium.PdfDocument:
     """Open `path` with pypdfium2, turning every failure into a `ParseError` that says
     what is wrong with the file and what to do about it."""

@@ -5,14 +5,47 @@ Open a database with `open_database(path_or_url)`; write with `save_document`,
 `load_chunks`, `iter_documents`; run user SQL read-only with `run_query`.
 """
 
-from storage.db import DEFAULT_DB, Database, database_url, open_database, utc_now
-from storage.query import QueryResult, run_query
-from storage.read import document_rows, find_document, iter_documents, load_chunks, load_document
-from storage.runs import force_unlock, list_runs, run_items
-from storage.schema import SCHEMA_VERSION, ChunkRow, DocumentRow, ElementRow, EvalRunRow, PageRow, RunItemRow, RunRow
-from storage.store import DocumentInfo, document_id_for, mark_removed, save_document, save_failure
+from typing import Any
 
-__all__ = [
+#: name -> the module that defines it, imported on first use: `ingest query` on an SQLite file
+#: needs `storage.query` and sqlite3 only, not SQLAlchemy (which `storage.db` and the others load).
+_LAZY = {
+    **dict.fromkeys(["DEFAULT_DB", "Database", "open_database", "utc_now"], "storage.db"),
+    "database_url": "storage.sqlite_files",
+    **dict.fromkeys(["QueryResult", "run_query"], "storage.query"),
+    **dict.fromkeys(
+        ["document_rows", "find_document", "iter_documents", "load_chunks", "load_document"], "storage.read"
+    ),
+    **dict.fromkeys(["force_unlock", "list_runs", "run_items"], "storage.runs"),
+    **dict.fromkeys(
+        [
+            "SCHEMA_VERSION",
+            "ChunkRow",
+            "DocumentRow",
+            "ElementRow",
+            "EvalRunRow",
+            "PageRow",
+            "RunItemRow",
+            "RunRow",
+        ],
+        "storage.schema",
+    ),
+    **dict.fromkeys(
+        ["DocumentInfo", "document_id_for", "mark_removed", "save_document", "save_failure"], "storage.store"
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'storage' has no attribute {name!r}")
+
+
+# Every name comes from `__getattr__` (`_LAZY`), which ruff cannot see.
+__all__ = [  # noqa: F822
     "DEFAULT_DB",
     "SCHEMA_VERSION",
     "ChunkRow",

@@ -17,15 +17,25 @@ from pathlib import Path
 from typing import Iterator
 
 from sqlalchemy import Engine, create_engine, event, inspect, select, text
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ingest.contracts.errors import SchemaVersionError, StorageError
 from ingest.contracts.files import DEFAULT_DB
-from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta
+from storage.migrate_search import migrate_search_index_and_twin_parents
+from storage.postgres import create_search_vector, lock_schema
+from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta, views_ddl
+from storage.sqlite_files import (
+    BUSY_TIMEOUT_MS,
+    connect_readonly,
+    database_url,
+    is_sqlite_url,
+    missing_side_files,
+    sqlite_path,
+    tidy_side_files,
+)
 
-BUSY_TIMEOUT_MS = 30_000
+__all__ = ["BUSY_TIMEOUT_MS", "DEFAULT_DB", "Database", "database_url", "open_database", "storage_error", "utc_now"]
 
 
 def utc_now() -> str:
@@ -36,18 +46,6 @@ def _json_dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def database_url(db: str | os.PathLike) -> str:
-    """A file path becomes `sqlite:///<absolute path>`; anything with `://` is taken as an SQLAlchemy URL."""
-    value = os.fspath(db)
-    if "://" in value:
-        try:
-            make_url(value)
-        except ArgumentError as error:
-            raise StorageError(f"--db {value!r} is not a valid SQLAlchemy URL: {error}") from error
-        return value
-    return f"sqlite:///{Path(value).expanduser().resolve()}"
-
-
 @dataclass
 class Database:
     """An open database: the engine and a session factory. Build with `open_database`."""
@@ -56,36 +54,89 @@ class Database:
     engine: Engine
     sessions: sessionmaker[Session]
     write_sessions: sessionmaker[Session]
+    read_only: bool = False
+    #: WAL side files a read-only open created, removed again on close (`tidy_side_files`).
+    created_side_files: tuple[Path, ...] = ()
 
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
 
     @property
+    def is_postgresql(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    @property
     def sqlite_path(self) -> str | None:
-        return self.engine.url.database if self.is_sqlite else None
+        return sqlite_path(self.url)
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """One write transaction (BEGIN IMMEDIATE on SQLite): committed when the block ends,
-        rolled back on any exception."""
-        with self.write_sessions() as session, session.begin():
-            yield session
+        rolled back on any exception. A full disk, a read-only or corrupted file becomes a
+        StorageError (`storage_error`): every later write would fail the same way."""
+        try:
+            with self.write_sessions() as session, session.begin():
+                yield session
+        except (OperationalError, DatabaseError) as error:
+            raise storage_error(error, self.sqlite_path or self.url) from error
 
     @contextmanager
     def reader(self) -> Iterator[Session]:
         """A session for reads; it never takes the write lock."""
-        with self.sessions() as session:
-            yield session
+        try:
+            with self.sessions() as session:
+                yield session
+        except (OperationalError, DatabaseError) as error:
+            raise storage_error(error, self.sqlite_path or self.url) from error
 
     def close(self) -> None:
         self.engine.dispose()
+        if self.created_side_files and self.sqlite_path:
+            tidy_side_files(self.sqlite_path, list(self.created_side_files))
 
     def __enter__(self) -> "Database":
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: (words of SQLite's message, what it means for the operator and how to recover)
+_FAULTS = (
+    (
+        ("database or disk is full", "disk i/o error"),
+        "the disk holding the database is full (or failing): the current transaction was rolled back and "
+        "documents stored before it are complete; free space and run again",
+    ),
+    (
+        ("readonly database", "read-only"),
+        "the database file or its folder is read-only for this user: nothing can be written; fix the "
+        "permissions, or use another --db (read commands such as `ingest query` still work)",
+    ),
+    (
+        ("malformed", "file is not a database", "file is encrypted"),
+        "the database file is corrupted or is not an SQLite database; restore it from a backup or "
+        "re-ingest into a new --db (`sqlite3 FILE 'pragma integrity_check'` shows the damage)",
+    ),
+    (
+        ("unable to open database file",),
+        "the database file cannot be opened (missing folder, no permission, or too many open files)",
+    ),
+)
+
+
+def storage_error(error: Exception, where: str) -> Exception:
+    """A StorageError naming the fault (full disk, read-only, corrupted, cannot open) for a database
+    error; any other error (a constraint, a bad value: one document's problem) is returned as is."""
+    if isinstance(error, IntegrityError):
+        return error
+    message = str(getattr(error, "orig", None) or error).splitlines()[0]
+    lowered = message.lower()
+    for words, meaning in _FAULTS:
+        if any(word in lowered for word in words):
+            return StorageError(f"{meaning} ({message})", path=where)
+    return error
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -108,61 +159,91 @@ def _begin(connection) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
-def open_database(db: str | os.PathLike = DEFAULT_DB, *, create: bool = True) -> Database:
+def open_database(db: str | os.PathLike = DEFAULT_DB, *, create: bool = True, read_only: bool = False) -> Database:
     """Open (and with `create`, create or migrate) the database at a path or URL.
 
-    Raises StorageError when the file cannot be opened or is not a database, and
-    SchemaVersionError when it was written by a schema this code cannot migrate.
+    `read_only` (the read commands: show, runs, render, report): an SQLite file is opened with
+    `mode=ro` (`connect_readonly`), so it works in a read-only folder and on read-only media and
+    leaves no `-wal`/`-shm` files behind; the schema must already be this program's.
+    Raises StorageError when the file cannot be opened, is not a database or belongs to another
+    application, and SchemaVersionError when it was written by a schema this code cannot migrate.
     """
     url = database_url(db)
-    is_sqlite = url.startswith("sqlite")
-    if is_sqlite:
-        path = make_url(url).database
-        if path and not create and not Path(path).exists():
-            raise StorageError(f"no database at {path}; run `ingest run PATH... --db {path}` first", path=path)
-        if path:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    is_sqlite = is_sqlite_url(url)
+    path = sqlite_path(url)
+    if path and not create and not Path(path).exists():
+        raise StorageError(f"no database at {path}; run `ingest run PATH... --db {path}` first", path=path)
+    created: list[Path] = []
     try:
-        engine = create_engine(url, json_serializer=_json_dumps)
-    except Exception as error:  # a missing driver for a non-SQLite URL, a bad URL
+        if path and read_only:
+            created = missing_side_files(path)
+            engine = create_engine("sqlite://", creator=lambda: connect_readonly(path), json_serializer=_json_dumps)
+        else:
+            if path:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url, json_serializer=_json_dumps)
+    except StorageError:
+        raise
+    except Exception as error:  # a missing driver for a non-SQLite URL, a bad URL, a folder we cannot make
         raise StorageError(f"cannot open database {url}: {error}") from error
-    if is_sqlite:
+    if is_sqlite and not read_only:
         event.listen(engine, "connect", _sqlite_pragmas)
+    if is_sqlite:
         event.listen(engine, "begin", _begin)
     database = Database(
         url=url,
         engine=engine,
         sessions=sessionmaker(engine, expire_on_commit=False),
         write_sessions=sessionmaker(engine.execution_options(immediate=True), expire_on_commit=False),
+        read_only=read_only,
+        created_side_files=tuple(created),
     )
     try:
-        if create:
+        if create and not read_only:
             ensure_schema(database)
         else:
             check_schema_version(database)
     except (OperationalError, DatabaseError) as error:
-        engine.dispose()
+        database.close()
+        fault = storage_error(error, path or url)
+        if isinstance(fault, StorageError):
+            raise fault from error
         raise StorageError(f"cannot open database {url}: {error.orig}; is it an ingest database?") from error
     except Exception:
-        engine.dispose()
+        database.close()
         raise
     return database
 
 
 def stored_schema_version(database: Database) -> int | None:
-    """The version recorded in `meta`, or None for an empty database."""
-    names = set(inspect(database.engine).get_table_names())
-    if "meta" not in names:
-        if names & {"documents", "chunks"}:
+    """The version recorded in `meta`, or None for an empty database (no tables at all).
+
+    A database with tables but no `meta.schema_version` belongs to another application (or
+    to nobody we know): SchemaVersionError, and nothing is added to it. So is a version that
+    is not a number."""
+    names = {name for name in inspect(database.engine).get_table_names() if not name.startswith("sqlite_")}
+    value = None
+    if "meta" in names:
+        with database.sessions() as session:
+            value = session.scalar(select(Meta.value).where(Meta.key == "schema_version"))
+    if value is None:
+        if names:
+            shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
             raise SchemaVersionError(
-                f"{database.url} has ingest-like tables but no schema version; it was not written by this "
-                "tool: use another --db",
-                path=database.sqlite_path,
+                f"not an ingest database (not written by this tool): it holds {len(names)} table(s) of another "
+                f"application ({shown}) and "
+                "no ingest schema version; nothing was added to it: use another --db (a new file is created)",
+                path=database.sqlite_path or database.url,
             )
         return None
-    with database.sessions() as session:
-        value = session.scalar(select(Meta.value).where(Meta.key == "schema_version"))
-    return int(value) if value is not None else None
+    try:
+        return int(value)
+    except ValueError:
+        raise SchemaVersionError(
+            f"meta.schema_version is {value!r}, not a version number: the file was edited or not written by "
+            "this tool; restore it from a backup or re-ingest into a new --db",
+            path=database.sqlite_path or database.url,
+        ) from None
 
 
 def check_schema_version(database: Database) -> None:
@@ -195,8 +276,18 @@ def _add_pinned_settings(session: Session) -> None:
     session.execute(text("ALTER TABLE documents ADD COLUMN pinned_settings JSON"))
 
 
+def _add_chunk_context_view(session: Session) -> None:
+    """3 -> 4 (issue 19, exports): the `chunk_context` view; no table changes, no data moved."""
+    for statement in views_ddl(session.get_bind().dialect.name == "sqlite"):
+        session.execute(text(statement))
+
+
 #: version -> function migrating a database from that version to the next one (one transaction).
-MIGRATIONS: dict[int, object] = {1: _add_pinned_settings}
+MIGRATIONS: dict[int, object] = {
+    1: _add_pinned_settings,  # issue 16: settings pinned by `ingest reprocess`
+    2: migrate_search_index_and_twin_parents,  # issue 15: stemmed two-column chunks_fts, no twin parents
+    3: _add_chunk_context_view,  # issue 19: chunk + document + parent in one view
+}
 
 
 def ensure_schema(database: Database) -> None:
@@ -208,18 +299,27 @@ def ensure_schema(database: Database) -> None:
         if version > SCHEMA_VERSION or any(v not in MIGRATIONS for v in range(version, SCHEMA_VERSION)):
             raise SchemaVersionError(_version_message(database, version), path=database.sqlite_path)
         with database.transaction() as session:
+            if database.is_postgresql:
+                lock_schema(session.connection())
             for step in range(version, SCHEMA_VERSION):
                 MIGRATIONS[step](session)  # type: ignore[operator]
             session.merge(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
         return
     # BEGIN IMMEDIATE: two processes opening a new file at once create the schema once.
+    # PostgreSQL: a transaction-scoped advisory lock does the same.
     with database.engine.execution_options(immediate=True).begin() as connection:
+        if database.is_postgresql:
+            lock_schema(connection)
         if "meta" in inspect(connection).get_table_names():
             return
         Base.metadata.create_all(connection)
         if database.is_sqlite:
             for statement in FTS_DDL:
                 connection.execute(text(statement))
+        elif database.is_postgresql:
+            create_search_vector(connection)
+        for statement in views_ddl(database.is_sqlite):
+            connection.execute(text(statement))
         connection.execute(
             Base.metadata.tables["meta"].insert(),
             [

@@ -19,6 +19,7 @@ from sqlalchemy import select, update
 
 from ingest.contracts.errors import RunLockedError
 from ingest.contracts.processes import pid_alive, process_start_time
+from storage import postgres
 from storage.db import Database, utc_now
 from storage.schema import RunItemRow, RunLockRow, RunRow
 
@@ -55,33 +56,93 @@ def acquire_lock(
                 )
             session.delete(holder)
             session.flush()
-        session.execute(
-            update(RunRow)
-            .where(RunRow.status == "running")
-            .values(
-                status="interrupted",
-                finished_at=utc_now(),
-                message="the process died before the run finished (killed or crashed); the next run redid its work",
-            )
-        )
-        run = RunRow(
-            command=command,
-            started_at=utc_now(),
-            status="running",
-            pid=me,
-            hostname=host,
-            paths=paths,
-            settings=settings,
-            pipeline_version=pipeline_version,
-        )
-        session.add(run)
-        session.flush()
+        _close_dead_runs(session, RunRow.status == "running")
+        run = _new_run(session, command, paths, settings, pipeline_version)
         session.add(
             RunLockRow(
                 id=1, pid=me, hostname=host, process_start=process_start_time(me), run_id=run.id, acquired_at=utc_now()
             )
         )
         return run.id
+
+
+DEAD_RUN_MESSAGE = "the process died before the run finished (killed or crashed); the next run redid its work"
+
+
+def _close_dead_runs(session, condition) -> None:
+    session.execute(
+        update(RunRow).where(condition).values(status="interrupted", finished_at=utc_now(), message=DEAD_RUN_MESSAGE)
+    )
+
+
+def _new_run(session, command: str, paths: list[str], settings: dict[str, Any] | None, pipeline_version: str) -> RunRow:
+    run = RunRow(
+        command=command,
+        started_at=utc_now(),
+        status="running",
+        pid=os.getpid(),
+        hostname=socket.gethostname(),
+        paths=paths,
+        settings=settings,
+        pipeline_version=pipeline_version,
+    )
+    session.add(run)
+    session.flush()
+    return run
+
+
+def _interrupt(db: Database, run_id: int, error: BaseException) -> None:
+    with db.transaction() as session:
+        session.execute(
+            update(RunRow)
+            .where(RunRow.id == run_id, RunRow.status == "running")
+            .values(
+                status="interrupted", finished_at=utc_now(), message=f"stopped: {type(error).__name__}: {error}"[:500]
+            )
+        )
+
+
+@contextmanager
+def advisory_run_lock(
+    db: Database, command: str, paths: list[str], settings: dict[str, Any] | None, pipeline_version: str
+) -> Iterator[int]:
+    """PostgreSQL: hold the path locks of `paths` and a live-run lock on a connection of this run's
+    own; yields the run id. Raises RunLockedError naming the run that holds an overlapping folder."""
+    locks = db.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        if not postgres.try_lock_paths(locks, paths):
+            raise RunLockedError(_holder_message(db, locks, paths))
+        with db.transaction() as session:
+            running = session.scalars(select(RunRow.id).where(RunRow.status == "running")).all()
+            dead = [run_id for run_id in running if not postgres.run_is_live(locks, run_id)]
+            if dead:
+                _close_dead_runs(session, RunRow.id.in_(dead))
+            run_id = _new_run(session, command, paths, settings, pipeline_version).id
+            # before the commit makes the row visible: no other run can see it `running` and unlocked
+            postgres.lock_run(locks, run_id)
+        try:
+            yield run_id
+        except BaseException as error:
+            _interrupt(db, run_id, error)
+            raise
+    finally:
+        locks.invalidate()  # closes the session itself (not back to the pool): the server drops its locks
+        locks.close()
+
+
+def _holder_message(db: Database, locks, paths: list[str]) -> str:
+    with db.reader() as session:
+        running = session.scalars(select(RunRow).where(RunRow.status == "running").order_by(RunRow.id)).all()
+    holders = [run for run in running if postgres.paths_overlap(run.paths or [], paths)]
+    holders = [run for run in holders if postgres.run_is_live(locks, run.id)] or holders
+    if not holders:
+        return "another ingest process is writing under these paths (it is starting); wait for it to finish"
+    run = holders[0]
+    return (
+        f"another ingest process (pid {run.pid} on {run.hostname}, run {run.id}, since {run.started_at}) is "
+        f"writing under {', '.join(run.paths or [])}; wait for it to finish (runs over separate folders may "
+        "run side by side on PostgreSQL)"
+    )
 
 
 def release_lock(db: Database, run_id: int) -> None:
@@ -92,12 +153,22 @@ def release_lock(db: Database, run_id: int) -> None:
 
 
 def force_unlock(db: Database) -> LockHolder | None:
-    """Remove the lock row whoever holds it; returns who held it. For a lock left by a dead
-    process on another host: make sure no run is going on first."""
+    """Remove the lock row; returns who held it. For a lock left by a dead process on another
+    host: make sure no run is going on there first. Raises RunLockedError while the holder is a
+    live process on this host (clearing it would let two runs interleave)."""
+    if db.is_postgresql:
+        return None  # advisory locks end with their session: there is never a dead one to clear
     with db.transaction() as session:
         holder = session.get(RunLockRow, 1)
         if holder is None:
             return None
+        if holder.hostname == socket.gethostname() and pid_alive(holder.pid, holder.process_start):
+            raise RunLockedError(
+                f"the lock is held by pid {holder.pid} (run {holder.run_id}, since {holder.acquired_at}), which "
+                "is alive on this host: not cleared; wait for it to finish, or stop it (`kill "
+                f"{holder.pid}` ends it cleanly) first",
+                path=db.sqlite_path,
+            )
         info = LockHolder(
             pid=holder.pid, hostname=holder.hostname, run_id=holder.run_id, acquired_at=holder.acquired_at
         )
@@ -116,21 +187,27 @@ def run_lock(
 ) -> Iterator[int]:
     """Hold the writer lock for the block; yields the run id. The lock is released however the
     block ends; the run row is closed by `finish_run` (or as `interrupted` if never closed)."""
+    if db.is_postgresql:
+        with advisory_run_lock(db, command, paths, settings, pipeline_version) as run_id:
+            yield run_id
+        return
     run_id = acquire_lock(db, command, paths, settings, pipeline_version)
     try:
         yield run_id
     except BaseException as error:
-        with db.transaction() as session:
-            session.execute(
-                update(RunRow)
-                .where(RunRow.id == run_id, RunRow.status == "running")
-                .values(
-                    status="interrupted", finished_at=utc_now(), message=f"stopped: {type(error).__name__}: {error}"
-                )
-            )
+        # Best effort: on a full disk or a file turned read-only these writes may fail too, and
+        # the error that stopped the run is the one to report. A lock row that cannot be deleted
+        # names a pid that is gone after exit: the next run on this host takes it over.
+        try:
+            _interrupt(db, run_id, error)
+        except Exception:  # noqa: BLE001 - see above
+            pass
+        try:
+            release_lock(db, run_id)
+        except Exception:  # noqa: BLE001 - see above
+            pass
         raise
-    finally:
-        release_lock(db, run_id)
+    release_lock(db, run_id)
 
 
 #: run_items.outcome -> the `runs` counter it adds to (a reprocess counts as changed, a file

@@ -8,8 +8,12 @@ follow DESIGN.md exactly. Conventions:
   `json_extract(metadata, '$.doc_type')`; non-ASCII is stored as is, not `\\u` escaped.
 - `chunks.heading_path` is the heading list joined with " / " (HEADING_PATH_SEPARATOR),
   for reading and LIKE; `chunks.heading_path_json` holds the exact list.
-- `chunks_fts` is an FTS5 external-content index over `chunks.text`, kept in sync by
-  triggers, so every write path (the library or a user's own SQL) keeps it right.
+- `chunks_fts` is an FTS5 external-content index over `chunks.heading_path` and `chunks.body`
+  (together: `chunks.text`), kept in sync by triggers, so every write path (the library or a
+  user's own SQL) keeps it right. `storage.search` owns the queries over it.
+- A section that fits in one child is ONE row, `kind = 'child'` with `parent_id` NULL: no
+  parent row that would repeat it (it would double every full-text hit). A child without a
+  parent stands for itself wherever parents are expanded.
 - The schema version lives in `meta` (key `schema_version`); see `storage.db`.
 """
 
@@ -21,7 +25,9 @@ from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String,
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: Bump when a table or column changes, and teach `storage.db.migrate` the step.
-SCHEMA_VERSION = 2  # 2: documents.pinned_settings
+SCHEMA_VERSION = (
+    4  # 2: documents.pinned_settings; 3: stemmed two-column chunks_fts, no twin parents; 4: view chunk_context
+)
 
 
 class Base(DeclarativeBase):
@@ -214,15 +220,45 @@ class RunLockRow(Base):
     acquired_at: Mapped[str] = mapped_column(String(32))
 
 
-#: FTS5 external-content index over chunks.text, synced by triggers (SQLite only).
+#: Tokenizer of `chunks_fts` and of `ingest eval`'s index: unicode61 words, diacritics folded,
+#: English words stemmed by `porter` ("whiteflies" finds "Whitefly"). Chosen by measurement
+#: (docs/search.md). Devanagari passes through porter unchanged.
+FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
+
+#: FTS5 external-content index over chunks' heading path and body (together they are `chunks.text`:
+#: path, blank line, body), two columns so `bm25()` can weigh the heading path (document title
+#: first) apart from the body; synced by triggers (SQLite only).
 FTS_DDL = [
     "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5("
-    "text, content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+    f"heading_path, body, content='chunks', content_rowid='id', tokenize='{FTS_TOKENIZE}')",
     "CREATE TRIGGER IF NOT EXISTS chunks_fts_insert AFTER INSERT ON chunks BEGIN "
-    "INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text); END",
+    "INSERT INTO chunks_fts(rowid, heading_path, body) VALUES (new.id, new.heading_path, new.body); END",
     "CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN "
-    "INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text); END",
-    "CREATE TRIGGER IF NOT EXISTS chunks_fts_update AFTER UPDATE OF text ON chunks BEGIN "
-    "INSERT INTO chunks_fts(chunks_fts, rowid, text) VALUES ('delete', old.id, old.text); "
-    "INSERT INTO chunks_fts(rowid, text) VALUES (new.id, new.text); END",
+    "INSERT INTO chunks_fts(chunks_fts, rowid, heading_path, body) "
+    "VALUES ('delete', old.id, old.heading_path, old.body); END",
+    "CREATE TRIGGER IF NOT EXISTS chunks_fts_update AFTER UPDATE OF heading_path, body ON chunks BEGIN "
+    "INSERT INTO chunks_fts(chunks_fts, rowid, heading_path, body) "
+    "VALUES ('delete', old.id, old.heading_path, old.body); "
+    "INSERT INTO chunks_fts(rowid, heading_path, body) VALUES (new.id, new.heading_path, new.body); END",
 ]
+
+
+#: Views for SQL users (SQLite and PostgreSQL alike): the commonest join, spelled once.
+#: `chunk_context`: one row per chunk with its document's title and path and its parent's text
+#: (NULL parent columns for parents). Created with the tables, and by migration 2 -> 3.
+VIEWS_DDL = [
+    "CREATE VIEW IF NOT EXISTS chunk_context AS SELECT "
+    "c.id AS chunk_id, c.document_id, c.parent_id, c.kind, c.seq, c.text, c.body, c.heading_path, "
+    "c.heading_path_json, c.page_start, c.page_end, c.char_start, c.char_end, c.token_count, "
+    "c.over_embedding_limit, c.element_types, c.language, c.metadata, "
+    "d.title AS title, d.source_path AS source_path, d.status AS document_status, "
+    "p.text AS parent_text, p.body AS parent_body "
+    "FROM chunks c JOIN documents d ON d.id = c.document_id LEFT JOIN chunks p ON p.id = c.parent_id",
+]
+
+
+def views_ddl(is_sqlite: bool) -> list[str]:
+    """VIEWS_DDL for the dialect: PostgreSQL has no `CREATE VIEW IF NOT EXISTS`, SQLite no `OR REPLACE`."""
+    if is_sqlite:
+        return list(VIEWS_DDL)
+    return [statement.replace("CREATE VIEW IF NOT EXISTS", "CREATE OR REPLACE VIEW") for statement in VIEWS_DDL]

@@ -22,3 +22,7 @@ def non_empty(items: list, what: str) -> list:
     """`items`, failing at collection when empty: a loop over nothing would pass by testing nothing."""
     assert items, f"no {what} found: the tests would check nothing"
     return items
+
+
+# Real engines (a throw-away PostgreSQL server, `db_url` over SQLite and PostgreSQL): tests/engines.py.
+from engines import db_url, postgres_server, postgres_url  # noqa: E402, F401

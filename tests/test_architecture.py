@@ -8,7 +8,7 @@ layer and the layers below, never a layer above, and function-level (lazy) impor
 2. parsers: `parsers`
 3. chunker: `ingest.chunker`, `ingest.chunking`, `ingest.tokens`
 4. storage: `storage`
-5. pipeline: `ingest.pipeline`, `ingest.evaluation`, `ingest.views`, `ingest.api`
+5. pipeline: `ingest.pipeline`, `ingest.evaluation`, `ingest.views`, `ingest.integrations`, `ingest.api`
 6. CLI: `ingest.cli`
 """
 
@@ -34,6 +34,7 @@ LAYERS = {
     "ingest.pipeline": 5,
     "ingest.evaluation": 5,
     "ingest.views": 5,
+    "ingest.integrations": 5,
     "ingest.api": 5,
     "ingest.cli": 6,
 }

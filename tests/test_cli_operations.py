@@ -45,7 +45,7 @@ def test_query_table_prints_every_cell_and_header_literally(db):
 
 def test_fts_snippet_keeps_its_brackets(db):
     # the README's search recipe: the matched word is marked with [ and ]
-    sql = "select snippet(chunks_fts, 0, '[', ']', '…', 8) from chunks_fts where chunks_fts match 'whitefly'"
+    sql = "select snippet(chunks_fts, -1, '[', ']', '…', 8) from chunks_fts where chunks_fts match 'whitefly'"
     result = runner.invoke(app, ["query", sql, "--db", str(db)], env={"COLUMNS": "300"})
     assert result.exit_code == 0
     assert "[Whitefly]" in result.stdout, result.stdout
@@ -145,12 +145,13 @@ def test_reprocess_options_stay_pinned_until_unpinned(tmp_path):
 
 
 def test_a_version_1_database_is_migrated_in_place(tmp_path):
-    from storage import open_database
+    from storage import SCHEMA_VERSION, open_database
 
     make_pdf(tmp_path / "pdfs" / "a.pdf", "Manual", ["Text."])
     db = tmp_path / "i.db"
     assert runner.invoke(app, ["run", str(tmp_path / "pdfs"), "--db", str(db), *QUIET_RUN]).exit_code == 0
     with sqlite3.connect(db) as connection:  # what version 1 looked like
+        connection.execute("drop view chunk_context")
         connection.execute("alter table documents drop column pinned_settings")
         connection.execute("update meta set value = '1' where key = 'schema_version'")
     doc_id = sqlite3.connect(db).execute("select id from documents").fetchone()[0]
@@ -158,8 +159,10 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path):
     assert refused.exit_code == 4 and "migrates it in place" in refused.stderr
     open_database(db).close()
     connection = sqlite3.connect(db)
-    assert connection.execute("select value from meta where key = 'schema_version'").fetchone() == ("2",)
+    version = connection.execute("select value from meta where key = 'schema_version'").fetchone()
+    assert version == (str(SCHEMA_VERSION),)
     assert connection.execute("select count(*), count(pinned_settings) from documents").fetchone() == (1, 0)
+    assert connection.execute("select count(*) from chunk_context").fetchone()[0] > 0  # every step ran
 
 
 def test_an_all_unchanged_run_shows_no_empty_bar(db):

@@ -227,7 +227,8 @@ def _edge(x0, top, x1, bottom):
 
 
 def test_ruled_grid_from_edges_and_cell_text_from_chars():
-    from parsers.tables.rulings import edges_to_cell_grids, grid_to_rows
+    from parsers.tables.cells import grid_to_rows
+    from parsers.tables.rulings import edges_to_cell_grids
     from parsers.textlayer.chars import Char
 
     edges = [_edge(100, y, 300, y) for y in (100, 120, 140)] + [_edge(x, 100, x, 140) for x in (100, 200, 300)]

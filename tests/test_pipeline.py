@@ -443,13 +443,14 @@ def test_each_file_is_hashed_once_per_run_and_the_stored_hash_is_its_content(fol
     hashed: list[str] = []
 
     def counting(real):
-        def file_sha256(path):
+        def hashing(path):
             hashed.append(Path(path).name)
             return real(path)
 
-        return file_sha256
+        return hashing
 
-    monkeypatch.setattr(ingest.pipeline.discover, "file_sha256", counting(ingest.pipeline.discover.file_sha256))
+    discover = ingest.pipeline.discover
+    monkeypatch.setattr(discover, "regular_file_fingerprint", counting(discover.regular_file_fingerprint))
     monkeypatch.setattr(parsers.pdf, "file_sha256", counting(parsers.pdf.file_sha256))
     db = tmp_path / "i.db"
     assert run(folder, db).exit_code == 0

@@ -75,7 +75,9 @@ def chunk_violations(
 
 def _child_problems(chunk: Chunk, chunks: list[Chunk], where: str) -> list[str]:
     problems = []
-    if chunk.parent is None or not 0 <= chunk.parent < chunk.index or chunks[chunk.parent].kind != "parent":
+    if chunk.parent is None:
+        return []  # a section that fits in one child: it stands for itself (no twin parent)
+    if not 0 <= chunk.parent < chunk.index or chunks[chunk.parent].kind != "parent":
         return [f"{where}: parent {chunk.parent} is not an earlier parent"]
     parent = chunks[chunk.parent]
     if any(c.kind == "parent" for c in chunks[chunk.parent + 1 : chunk.index]):

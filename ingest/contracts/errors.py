@@ -29,6 +29,20 @@ class ConfigError(IngestError):
     stage = "config"
 
 
+class DiscoverError(IngestError):
+    """An input entry cannot be read as a PDF file: a symlink loop or dangling link, no read
+    permission, a FIFO or device, or a folder that cannot be listed."""
+
+    stage = "discover"
+
+
+class MissingExtraError(ConfigError):
+    """An optional extra (langchain, llamaindex, embed) is needed and not installed; says what to pip install."""
+
+    def __init__(self, extra: str, package: str):
+        super().__init__(f"this needs {package}, which is not installed: pip install 'pdf-ingest[{extra}]'")
+
+
 class ParseError(IngestError):
     """A PDF could not be parsed: not a PDF, encrypted, empty, truncated, or every page failed."""
 
@@ -73,6 +87,15 @@ class QueryError(StorageError):
     """A user's SQL failed or tried to write through the read-only query connection."""
 
     stage = "query"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: handled exactly like Ctrl-C (a KeyboardInterrupt), so the lock
+    is released and the run closed as `interrupted`. `signal_number` gives the exit code 128+N."""
+
+    def __init__(self, signal_number: int, name: str) -> None:
+        super().__init__(f"{name} received")
+        self.signal_number = signal_number
 
 
 class SoftTimeout(BaseException):

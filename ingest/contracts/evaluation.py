@@ -6,8 +6,11 @@ Golden set: JSONL, one question per line (blank lines are skipped):
      "doc": "crop_manual.pdf", "kind": "table"}
 
 - `question` (required): the words a user would type.
-- `must_contain` (required): one phrase or a list of phrases; all must appear in the SAME
+- `must_contain`: one phrase or a list of phrases; all must appear in the SAME
   retrieved chunk (case-insensitive, whitespace-normalised).
+- `pages`: evidence pages (1-based PDF page numbers); a retrieved chunk whose page span
+  covers one of them is a hit (FinanceBench's evidence-page measure). An item needs
+  `must_contain`, `pages` or both (then a hit needs both).
 - `doc` (optional): a stored document's id, file name or file stem; retrieval is then
   restricted to that document.
 - `kind` (optional): a label for the per-kind breakdown (table, list, prose, ocr, hindi,
@@ -22,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ingest.contracts.errors import ConfigError
 
@@ -35,7 +38,8 @@ class GoldenItem(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question: str = Field(min_length=1)
-    must_contain: list[str] = Field(min_length=1)
+    must_contain: list[str] = Field(default_factory=list)
+    pages: list[int] = Field(default_factory=list, description="evidence pages, 1-based")
     doc: str | None = None
     kind: str = UNLABELLED_KIND
     note: str | None = None
@@ -52,6 +56,19 @@ class GoldenItem(BaseModel):
         if any(not phrase.strip() for phrase in value):
             raise ValueError("must_contain holds an empty phrase")
         return value
+
+    @field_validator("pages")
+    @classmethod
+    def _positive_pages(cls, value: list[int]) -> list[int]:
+        if any(page < 1 for page in value):
+            raise ValueError("pages are 1-based page numbers")
+        return value
+
+    @model_validator(mode="after")
+    def _an_answer(self) -> "GoldenItem":
+        if not self.must_contain and not self.pages:
+            raise ValueError("an item needs 'must_contain' (phrases) or 'pages' (evidence pages)")
+        return self
 
 
 def load_golden(path: str | Path) -> list[GoldenItem]:
@@ -73,7 +90,7 @@ def load_golden(path: str | Path) -> list[GoldenItem]:
         except (ValueError, ValidationError) as error:
             raise ConfigError(
                 f"line {number} is not a valid golden item: {error}; "
-                "each line needs at least 'question' and 'must_contain'",
+                "each line needs 'question' and 'must_contain' or 'pages'",
                 path=str(path),
             ) from error
     if not items:
@@ -99,6 +116,7 @@ class QuestionResult(BaseModel):
     kind: str
     doc: str | None
     must_contain: list[str]
+    pages: list[int] = Field(default_factory=list)
     child_rank: int | None
     parent_rank: int | None
     budget_hit: bool

@@ -21,7 +21,7 @@ from typing import Any
 
 from ingest.chunker import chunk_document
 from ingest.chunking.settings import ChunkSettings
-from ingest.contracts.chunks import Chunk
+from ingest.contracts.chunks import HEADING_PATH_SEPARATOR, Chunk
 from ingest.contracts.elements import Document
 from ingest.contracts.errors import ConfigError
 from ingest.contracts.evaluation import (
@@ -34,9 +34,10 @@ from ingest.contracts.evaluation import (
     load_golden,
 )
 from ingest.contracts.files import file_sha256
-from ingest.evaluation.index import FTS_TOKENIZE, ChunkIndex
 from ingest.evaluation.scoring import QuestionScore, Retrieved, normalize_phrases, normalize_text, rate, score_ranking
 from ingest.tokens import TokenCounter, tiktoken_counter
+from storage.schema import FTS_TOKENIZE
+from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex
 
 STRATEGIES = ("structure", "recursive", "fixed")
 DEFAULT_KS = (1, 4, 10)
@@ -101,13 +102,15 @@ def evaluate_documents(
     counter: TokenCounter | None = None,
     golden_path: str = "",
     fts_tokenize: str = FTS_TOKENIZE,
+    weights: tuple[float, float] = (HEADING_WEIGHT, BODY_WEIGHT),
 ) -> EvalReport:
     """Score each strategy on `items` over `documents` (id -> parsed Document). Pure apart from CPU.
 
     Questions whose `doc` names no document in `documents` are skipped and listed in the
     report (so a partial database can still be measured); if all are skipped, ConfigError.
     `fts_tokenize` is the FTS5 tokenizer of the evaluation index (use the stored
-    `chunks_fts` one to measure what users' queries see).
+    `chunks_fts` one to measure what users' queries see); `weights` are the bm25 (heading path,
+    body) weights, changed only to measure alternatives (benchmarks/search_eval.py).
     """
     ks = _check_ks(ks)
     strategies = _check_strategies(strategies)
@@ -133,7 +136,17 @@ def evaluate_documents(
         settings = ChunkSettings.model_validate({**base.model_dump(), "strategy": strategy})
         results.append(
             _evaluate_strategy(
-                documents, answerable, scopes, in_text, settings, counter, ks, budget_tokens, depth, fts_tokenize
+                documents,
+                answerable,
+                scopes,
+                in_text,
+                settings,
+                counter,
+                ks,
+                budget_tokens,
+                depth,
+                fts_tokenize,
+                weights,
             )
         )
     return EvalReport(
@@ -161,11 +174,12 @@ def _evaluate_strategy(
     budget_tokens: int,
     depth: int,
     fts_tokenize: str,
+    weights: tuple[float, float],
 ) -> StrategyResult:
     """Chunk every document with `settings`, index the children, search and score every item."""
     chunks_by_key: dict[str, tuple[str, Chunk, Chunk | None]] = {}
     parent_count = 0
-    with ChunkIndex(fts_tokenize) as index:
+    with ChunkIndex(fts_tokenize, weights) as index:
         for doc_id, document in documents.items():
             chunks = chunk_document(document, settings, counter)
             children = [chunk for chunk in chunks if chunk.kind == "child"]
@@ -175,14 +189,14 @@ def _evaluate_strategy(
                 key = f"{doc_id}#{chunk.index}"
                 parent = chunks[chunk.parent] if chunk.parent is not None else None
                 chunks_by_key[key] = (doc_id, chunk, parent)
-                rows.append((key, doc_id, chunk.text))
+                rows.append((key, doc_id, HEADING_PATH_SEPARATOR.join(chunk.heading_path), chunk.body))
             index.add(rows)
         question_results = []
         for item in items:
             hits = index.search(item.question, limit=depth, scope=scopes[item.line])
-            ranked = [_to_retrieved(hit.key, *chunks_by_key[hit.key]) for hit in hits]
-            score = score_ranking(ranked, item.must_contain, budget_tokens)
-            top = chunks_by_key[hits[0].key] if hits else None
+            ranked = [_to_retrieved(key, *chunks_by_key[key]) for key, _ in hits]
+            score = score_ranking(ranked, item.must_contain, budget_tokens, item.pages)
+            top = chunks_by_key[hits[0][0]] if hits else None
             question_results.append(_question_result(item, score, top, in_text[item.line]))
     tokens = [chunk.token_count for _, chunk, _ in chunks_by_key.values()]
     kinds = sorted({item.kind for item in items})
@@ -200,8 +214,9 @@ def _evaluate_strategy(
 
 
 def _to_retrieved(key: str, doc_id: str, chunk: Chunk, parent: Chunk | None) -> Retrieved:
+    pages = (chunk.page_start, chunk.page_end)
     if parent is None:
-        return Retrieved(key=key, text=chunk.text, tokens=chunk.token_count)
+        return Retrieved(key=key, text=chunk.text, tokens=chunk.token_count, pages=pages)
     return Retrieved(
         key=key,
         text=chunk.text,
@@ -209,6 +224,8 @@ def _to_retrieved(key: str, doc_id: str, chunk: Chunk, parent: Chunk | None) -> 
         parent_key=f"{doc_id}#{parent.index}",
         parent_text=parent.text,
         parent_tokens=parent.token_count,
+        pages=pages,
+        parent_pages=(parent.page_start, parent.page_end),
     )
 
 
@@ -222,6 +239,7 @@ def _question_result(
         kind=item.kind,
         doc=item.doc,
         must_contain=item.must_contain,
+        pages=item.pages,
         child_rank=score.child_rank,
         parent_rank=score.parent_rank,
         budget_hit=score.budget_hit,
@@ -244,6 +262,9 @@ def _answers_in_text(
     found = {}
     for item in items:
         phrases = normalize_phrases(item.must_contain)
+        if not phrases:  # evidence pages only: nothing to look for in the text
+            found[item.line] = True
+            continue
         searched = [texts[scopes[item.line]]] if scopes[item.line] is not None else list(texts.values())
         found[item.line] = any(all(phrase in text for phrase in phrases) for text in searched)
     return found

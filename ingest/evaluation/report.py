@@ -21,7 +21,7 @@ def format_table(report: EvalReport) -> str:
     lines = [
         f"Golden set {report.golden_path}: {answered} questions on {len(report.documents)} documents"
         + (f" ({len(report.skipped)} skipped)" if report.skipped else "")
-        + f"; BM25 (SQLite FTS5) over child chunks; budget {report.budget_tokens} tokens.",
+        + f"; BM25 (SQLite FTS5, {report.fts_tokenize!r}) over child chunks; budget {report.budget_tokens} tokens.",
         "",
     ]
     head = _score_headers(report.ks)
@@ -69,7 +69,8 @@ def _score_cells(scores: Scores, ks: Sequence[int]) -> list[str]:
 def _legend(report: EvalReport) -> list[str]:
     return [
         "",
-        f"hit@k: a top-k child chunk holds every must_contain phrase. parent@k: the same with each child "
+        f"hit@k: a top-k child chunk holds every must_contain phrase (and covers an evidence page when the "
+        f"golden item gives `pages`). parent@k: the same with each child "
         f"replaced by its parent section (parents de-duplicated). budget / parent budget: the top contexts "
         f"that fit in {report.budget_tokens} tokens hold the answer. chunks / mean tok: child chunks (the "
         f"indexed units) and their mean size in tokens; parents: parent sections (0 = no parent-child).",
@@ -81,7 +82,12 @@ def _misses(result: StrategyResult, k: int) -> list[str]:
     lines = ["", f"Misses of {result.strategy} (answer not in the top {k}): {len(misses)}"]
     for q in misses:
         where = f" in {q.doc}" if q.doc else ""
-        lines.append(f"  [{q.kind}] line {q.line}{where}: {q.question!r} needs {q.must_contain}")
+        needs = " and ".join(
+            part
+            for part in (str(q.must_contain) if q.must_contain else "", f"pages {q.pages}" if q.pages else "")
+            if part
+        )
+        lines.append(f"  [{q.kind}] line {q.line}{where}: {q.question!r} needs {needs}")
         if not q.answer_in_text:
             lines.append("      answer not in the parsed text (a parse/OCR loss or a golden typo, not a chunking miss)")
         if q.top_chunk is None:

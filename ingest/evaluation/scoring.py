@@ -16,10 +16,17 @@ Three views of one ranking (`Retrieved` items, best first):
   (the first context that does not fit ends the prompt), and one of them must hold the
   answer. A chunk bigger than the budget can never be a budget hit, so a strategy cannot
   win by swallowing the whole document into one chunk.
+
+Evidence pages (FinanceBench's measure, `pages` in the golden set): a context is a hit when
+its page span (`page_start..page_end`, inclusive, 1-based) covers one of the pages, and, if
+phrases are given too, it holds them. For the budget with pages only, a first context larger
+than the budget is cut to the budget and counts for the first `ceil(pages x budget / tokens)`
+pages of its span (the rule of ../shared/bench/financebench-dev/README.md).
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -55,7 +62,8 @@ class Retrieved:
 
     `parent_key` identifies the parent (None: the chunk has no parent and stands for
     itself); `parent_text` / `parent_tokens` are that parent's text and token count.
-    Token counts are in the counter's units (tiktoken tokens in production).
+    Token counts are in the counter's units (tiktoken tokens in production); pages are
+    1-based and inclusive (0 = unknown, which never covers an evidence page).
     """
 
     key: str
@@ -64,6 +72,8 @@ class Retrieved:
     parent_key: str | None = None
     parent_text: str | None = None
     parent_tokens: int | None = None
+    pages: tuple[int, int] = (0, 0)
+    parent_pages: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -73,11 +83,12 @@ class Context:
     key: str
     text: str
     tokens: int
+    pages: tuple[int, int] = (0, 0)
 
 
 def children_to_contexts(ranked: Sequence[Retrieved]) -> list[Context]:
     """The ranked children as contexts, unchanged in order."""
-    return [Context(item.key, item.text, item.tokens) for item in ranked]
+    return [Context(item.key, item.text, item.tokens, item.pages) for item in ranked]
 
 
 def children_to_parent_contexts(ranked: Sequence[Retrieved]) -> list[Context]:
@@ -86,22 +97,37 @@ def children_to_parent_contexts(ranked: Sequence[Retrieved]) -> list[Context]:
     seen: set[str] = set()
     for item in ranked:
         if item.parent_key is None or item.parent_text is None:
-            key, text, tokens = item.key, item.text, item.tokens
+            key, text, tokens, pages = item.key, item.text, item.tokens, item.pages
         else:
             key = item.parent_key
             text = item.parent_text
             tokens = item.parent_tokens if item.parent_tokens is not None else item.tokens
+            pages = item.parent_pages or item.pages
         if key in seen:
             continue
         seen.add(key)
-        contexts.append(Context(key, text, tokens))
+        contexts.append(Context(key, text, tokens, pages))
     return contexts
 
 
-def first_hit_rank(contexts: Sequence[Context], phrases: Sequence[str]) -> int | None:
-    """1-based rank of the first context holding every phrase, or None if none does."""
+def context_hits(
+    context: Context, phrases: Sequence[str], pages: Sequence[int] = (), last_page: int | None = None
+) -> bool:
+    """The context holds every phrase and, when `pages` are given, its page span covers one of
+    them (`last_page` cuts the span short: a context truncated to a budget)."""
+    if phrases and not contains_all(context.text, phrases):
+        return False
+    if pages:
+        start, end = context.pages
+        end = end if last_page is None else min(end, last_page)
+        return start > 0 and any(start <= page <= end for page in pages)
+    return True
+
+
+def first_hit_rank(contexts: Sequence[Context], phrases: Sequence[str], pages: Sequence[int] = ()) -> int | None:
+    """1-based rank of the first context that hits (see `context_hits`), or None if none does."""
     for rank, context in enumerate(contexts, start=1):
-        if contains_all(context.text, phrases):
+        if context_hits(context, phrases, pages):
             return rank
     return None
 
@@ -123,9 +149,23 @@ def contexts_within_budget(contexts: Sequence[Context], budget_tokens: int) -> l
     return taken
 
 
-def budget_hit(contexts: Sequence[Context], phrases: Sequence[str], budget_tokens: int) -> bool:
-    """True when the contexts that fit in `budget_tokens` (see `contexts_within_budget`) hold the answer."""
-    return first_hit_rank(contexts_within_budget(contexts, budget_tokens), phrases) is not None
+def budget_hit(
+    contexts: Sequence[Context], phrases: Sequence[str], budget_tokens: int, pages: Sequence[int] = ()
+) -> bool:
+    """True when the contexts that fit in `budget_tokens` (see `contexts_within_budget`) hold the answer.
+
+    With evidence pages and no phrases, a first context over the budget is cut to it and
+    covers only the first `ceil(span x budget / tokens)` pages of its span.
+    """
+    taken = contexts_within_budget(contexts, budget_tokens)
+    if first_hit_rank(taken, phrases, pages) is not None:
+        return True
+    if pages and not phrases and not taken and contexts:
+        first = contexts[0]
+        start, end = first.pages
+        kept = math.ceil((end - start + 1) * budget_tokens / max(first.tokens, 1))
+        return context_hits(first, phrases, pages, last_page=start + kept - 1)
+    return False
 
 
 @dataclass(frozen=True)
@@ -144,18 +184,21 @@ class QuestionScore:
         return self.parent_rank is not None and self.parent_rank <= k
 
 
-def score_ranking(ranked: Sequence[Retrieved], must_contain: str | Sequence[str], budget_tokens: int) -> QuestionScore:
-    """Score one ranked retrieval (best first) against one golden answer, in all views."""
+def score_ranking(
+    ranked: Sequence[Retrieved], must_contain: str | Sequence[str], budget_tokens: int, pages: Sequence[int] = ()
+) -> QuestionScore:
+    """Score one ranked retrieval (best first) against one golden answer (phrases, evidence pages
+    or both), in all views."""
     phrases = normalize_phrases(must_contain)
-    if not phrases:
-        raise ValueError("must_contain holds no non-empty phrase")
+    if not phrases and not pages:
+        raise ValueError("must_contain holds no non-empty phrase and no evidence page is given")
     children = children_to_contexts(ranked)
     parents = children_to_parent_contexts(ranked)
     return QuestionScore(
-        child_rank=first_hit_rank(children, phrases),
-        parent_rank=first_hit_rank(parents, phrases),
-        budget_hit=budget_hit(children, phrases, budget_tokens),
-        parent_budget_hit=budget_hit(parents, phrases, budget_tokens),
+        child_rank=first_hit_rank(children, phrases, pages),
+        parent_rank=first_hit_rank(parents, phrases, pages),
+        budget_hit=budget_hit(children, phrases, budget_tokens, pages),
+        parent_budget_hit=budget_hit(parents, phrases, budget_tokens, pages),
     )
 
 

@@ -82,7 +82,7 @@ def check_ocr(settings: PipelineSettings) -> None:
 
 def stored_settings(settings: PipelineSettings) -> dict:
     """Settings kept with each document: enough to reprocess it the same way (rules included)."""
-    return settings.model_dump(mode="json", exclude={"workers", "timeout", "store"})
+    return settings.model_dump(mode="json", exclude={"workers", "timeout", "memory_limit_mb", "store"})
 
 
 def run_info(settings: PipelineSettings, run_id: int) -> DocumentInfo:
@@ -209,12 +209,17 @@ def _add_item(session, run_id: int, item: ItemResult) -> None:
 
 
 def _record_skips(db: Database, run_id: int, items: list[Classified]) -> list[ItemResult]:
-    """Unchanged, still-failed and removed files: one transaction for the skips, one per removal."""
+    """Unchanged, still-failed and removed files, and entries discover could not read: one
+    transaction for the skips and discover failures, one per removal. A discover failure is a
+    run item only: the stored document (if any) keeps its version."""
     results: list[ItemResult] = []
-    skips = [item for item in items if item.outcome in ("unchanged", "still_failed")]
+    skips = [item for item in items if item.outcome in ("unchanged", "still_failed", "failed")]
     with db.transaction() as session:
         for item in skips:
-            done = ItemResult(path=item.path, document_id=item.document_id, outcome=item.outcome, message=item.reason)
+            stage = "discover" if item.outcome == "failed" else None
+            done = ItemResult(
+                path=item.path, document_id=item.document_id, outcome=item.outcome, stage=stage, message=item.reason
+            )
             _add_item(session, run_id, done)
             results.append(done)
     for item in items:
@@ -241,8 +246,14 @@ def run_pipeline(
     db: str | Database | None = None,
     force: bool = False,
     observer: Observer | None = None,
+    executor: Literal["process", "ray"] = "process",
+    ray_address: str | None = None,
 ) -> RunSummary:
     """The nightly batch over `paths` (folders searched recursively for *.pdf, or files).
+
+    `executor`: where documents are parsed and chunked: "process" (the local process pool) or
+    "ray" (`ingest.pipeline.ray_executor`; `ray_address` None = a local Ray, "auto" = this
+    machine's cluster). Either way this process alone writes to the database.
 
     Raises ConfigError (bad path/settings), OcrUnavailableError (before any work),
     RunLockedError (another run holds the database). Document failures do not raise: they
@@ -262,7 +273,7 @@ def run_pipeline(
         if observer:
             observer("start", len(todo))
         run = run_info(settings, run_id)
-        for item, result in execute([_job(item) for item in todo], todo, settings):
+        for item, result in _executor(executor, ray_address)([_job(item) for item in todo], todo, settings):
             done = store_or_fail(database, item, result, run, item.outcome)
             results.append(done)
             if observer:
@@ -276,6 +287,17 @@ def run_pipeline(
             message=f"{len(summary.failed)} document(s) failed" if summary.failed else None,
         )
         return summary
+
+
+def _executor(name: str, ray_address: str | None) -> Callable[..., Iterator[tuple[Classified, TaskResult]]]:
+    """`execute` (the process pool), or Ray's counterpart, imported only when asked for."""
+    if name == "ray":
+        from ingest.pipeline.ray_executor import execute_ray
+
+        return lambda jobs, tags, settings: execute_ray(jobs, tags, settings, address=ray_address)
+    if name != "process":
+        raise ValueError(f"unknown executor {name!r}: process or ray")
+    return execute
 
 
 def check_setup(settings: PipelineSettings) -> None:

@@ -82,6 +82,8 @@ def rules_hash(pdf_path: str, settings: EnrichSettings) -> str:
     digest.update(json.dumps(rules_metadata(pdf_path, settings), sort_keys=True, default=str).encode())
     path = sidecar_path(pdf_path, settings)
     if path.exists():
+        if not path.is_file():  # a FIFO or device would block or never end
+            raise EnrichError(f"sidecar {path.name} is not a regular file", path=pdf_path)
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

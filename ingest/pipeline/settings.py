@@ -105,11 +105,37 @@ class PipelineSettings(StageSettings):
     workers: int | None = Field(
         default=None, ge=0, description="worker processes; None = os.cpu_count(); 0 = in-process"
     )
-    timeout: float = Field(default=600.0, gt=0, description="seconds one document may take before it is failed")
+    timeout: float = Field(
+        default=600.0,
+        gt=0,
+        le=7 * 24 * 3600,  # finite and within what setitimer takes: `inf` is a usage error, not a crash
+        allow_inf_nan=False,
+        description="seconds one document may take before it is failed",
+    )
+    memory_limit_mb: int | None = Field(
+        default=None,
+        ge=0,
+        description="address space one worker process may use, in MiB (RLIMIT_AS); None = 80% of RAM shared "
+        "by the workers, at least 2048; 0 = no cap. A document over it fails with `[parse] memory limit "
+        "exceeded` and the run goes on. Not applied with workers = 0 (in-process)",
+    )
 
     @property
     def worker_count(self) -> int:
         return (os.cpu_count() or 1) if self.workers is None else self.workers
+
+    @property
+    def worker_memory_limit_mb(self) -> int:
+        """The cap in MiB each worker runs under (0 = none): `memory_limit_mb`, or by default 80% of
+        physical RAM divided by the worker count, never below 2048 (a worker's normal address
+        space, glibc arenas and pdfium included, is well under that)."""
+        if self.memory_limit_mb is not None:
+            return self.memory_limit_mb
+        try:
+            ram_mb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1 << 20)
+        except (ValueError, OSError, AttributeError):
+            return 0
+        return max(2048, int(0.8 * ram_mb / max(self.worker_count, 1)))
 
     def output_settings(self) -> dict[str, Any]:
         """The settings that change what is stored for a document (not workers, timeout or db)."""

@@ -80,9 +80,27 @@ class Job(NamedTuple):
     settings: PipelineSettings | None = None  # this document's own (pinned) settings, else the run's
 
 
-def _worker_init(parent_pid: int, parent_start: str | None) -> None:
+def memory_message(limit_mb: int) -> str:
+    return (
+        f"memory limit exceeded ({limit_mb} MiB per worker, setting memory_limit_mb): the document needs "
+        "more (a decompression bomb or a huge page?); fix or remove the file, or raise the limit"
+    )
+
+
+def _worker_init(parent_pid: int, parent_start: str | None, memory_limit_mb: int = 0) -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+    if memory_limit_mb:
+        # RLIMIT_AS: an allocation past the cap fails (MemoryError in Python, a failed malloc in
+        # pdfium) instead of growing until the machine swaps or the OOM killer picks a victim.
+        import resource
+
+        _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = memory_limit_mb << 20
+        resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    # The parent handles Ctrl-C, SIGTERM and SIGHUP (sent to the whole group or cgroup too) and
+    # stops the pool: a worker dying first would make its document look failed.
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_IGN)
     threading.Thread(
         target=_exit_when_orphaned, args=(parent_pid, parent_start), daemon=True, name="orphan-watch"
     ).start()
@@ -101,10 +119,12 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     """process_document with the soft time limit; every exception becomes a Failure.
     `job`: a Job, or just the path (the file is then hashed by the parser)."""
     from ingest.pipeline.document import process_document
+    from parsers.pdf_info import reset_pdfium
 
     path, sha256, own = (job, None, None) if isinstance(job, str) else job
     settings = own or settings
     started = time.monotonic()
+    reset_pdfium()  # no pdfium state from the worker's previous document (same chunks alone or in a batch)
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
     try:
@@ -114,7 +134,7 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     except IngestError as error:
         value = Failure(stage=error.stage, message=error.reason)
     except MemoryError:
-        value = Failure(stage="parse", message="out of memory; run with fewer --workers")
+        value = Failure(stage="parse", message=memory_message(settings.worker_memory_limit_mb))
     except Exception as error:  # noqa: BLE001 - a bug in a stage must fail one document, not the batch
         value = Failure(stage="pipeline", message=f"unexpected {type(error).__name__}: {error}")
     finally:
@@ -123,16 +143,28 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     return TaskResult(value=value, seconds=round(time.monotonic() - started, 3))
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
+def _new_pool(workers: int, memory_limit_mb: int = 0) -> ProcessPoolExecutor:
     context = multiprocessing.get_context("forkserver")
     me = os.getpid()
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_worker_init,
-        initargs=(me, process_start_time(me)),
+        initargs=(me, process_start_time(me), memory_limit_mb),
         max_tasks_per_child=TASKS_PER_WORKER,
     )
+
+
+def _death_message(pool: ProcessPoolExecutor, memory_limit_mb: int) -> str:
+    """Why a worker running one document alone died. Under RLIMIT_AS pdfium aborts (SIGABRT) when
+    an allocation fails, so an abort with a cap set is the memory limit; anything else a crash."""
+    codes = []
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.join(timeout=1.0)
+        codes.append(process.exitcode)
+    if memory_limit_mb and -signal.SIGABRT in codes:
+        return memory_message(memory_limit_mb) + " (pdfium aborted when an allocation failed)"
+    return "the worker process died while parsing (a crash or an out-of-memory kill)"
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
@@ -164,7 +196,8 @@ def execute(
     pending: deque[tuple[J, T]] = deque(zip(jobs, tags))
     suspects: deque[tuple[J, T]] = deque()  # were in flight when a worker died: run alone
     in_flight: dict[Future, tuple[J, T, float, bool]] = {}
-    pool = _new_pool(workers)
+    memory = settings.worker_memory_limit_mb
+    pool = _new_pool(workers, memory)
     try:
         while pending or suspects or in_flight:
             alone = any(solo for *_rest, solo in in_flight.values())
@@ -183,13 +216,11 @@ def execute(
                 except BrokenProcessPool:
                     broken = True
                     if solo:
+                        message = _death_message(pool, memory)
                         yield (
                             tag,
                             TaskResult(
-                                value=Failure(
-                                    stage="parse",
-                                    message=("the worker process died while parsing (crash or out-of-memory kill)"),
-                                ),
+                                value=Failure(stage="parse", message=message),
                                 seconds=round(time.monotonic() - started, 3),
                             ),
                         )
@@ -206,7 +237,7 @@ def execute(
                     (suspects if broken else pending).appendleft((job, tag))
                 in_flight.clear()
                 _kill_pool(pool)
-                pool = _new_pool(workers)
+                pool = _new_pool(workers, memory)
     except BaseException:
         _kill_pool(pool)
         raise

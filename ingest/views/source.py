@@ -37,7 +37,7 @@ def load_stored(db: str, id_or_path: str) -> StoredDocument:
     """Read one document (id, unique id prefix or source path) from the database `db`."""
     from storage import find_document, load_chunks, load_document, open_database
 
-    with open_database(db, create=False) as database:
+    with open_database(db, create=False, read_only=True) as database:
         row = find_document(database, id_or_path)
         if row.status != "ok":
             what = "was removed (its file is gone)" if row.status == "removed" else f"is {row.status}: {row.error}"

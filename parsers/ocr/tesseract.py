@@ -119,13 +119,25 @@ def _limit_tesseract_threads() -> None:
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 
+#: The lowest resolution a page is rendered at for OCR: a page that would pass `MAX_PIXELS` even
+#: at this resolution (a 20,000-inch MediaBox) is not rendered at all (`OcrError`).
+MIN_RENDER_DPI = 10
+
+
 def render_dpi(width_pt: float, height_pt: float, dpi: int) -> int:
     """`dpi`, lowered for a page so large (a poster, a map) that its image would pass
-    `MAX_PIXELS`: Tesseract's time and memory grow with pixels, not with text."""
+    `MAX_PIXELS`: Tesseract's time and memory grow with pixels, not with text. Raises OcrError
+    when even `MIN_RENDER_DPI` would pass `MAX_PIXELS`: the render itself would take gigabytes."""
     pixels = (width_pt * dpi / 72.0) * (height_pt * dpi / 72.0)
     if pixels <= MAX_PIXELS:
         return dpi
-    return max(1, int(72.0 * math.sqrt(MAX_PIXELS / max(width_pt * height_pt, 1.0))))
+    fitted = int(72.0 * math.sqrt(MAX_PIXELS / max(width_pt * height_pt, 1.0)))
+    if fitted < MIN_RENDER_DPI:
+        raise OcrError(
+            f"page is {width_pt / 72:,.0f} x {height_pt / 72:,.0f} inches: too large to render for OCR (over "
+            f"{MAX_PIXELS:,} pixels even at {MIN_RENDER_DPI} dpi); the page is left without OCR text"
+        )
+    return fitted
 
 
 def render_page(pdf: pdfium.PdfDocument, page_no: int, dpi: int) -> tuple[Image.Image, int]:

@@ -15,3 +15,25 @@ CAPTION = re.compile(
 
 def caption_of(text: str) -> bool:
     return bool(CAPTION.match(text))
+
+
+#: A statement title or unit line printed right above a table: "Consolidated Statements of
+#: Cash Flows", "(In thousands)", "(Unaudited; Dollars in Millions)", "$ in millions",
+#: "52 Weeks Ended", "Three Months Ended June 30". It names the table or the unit of its
+#: numbers; as a heading it would split the table from its name and its unit.
+TABLE_TITLE = re.compile(
+    r"(?i:\b(?:in|amounts in|dollars in|\$ in|€ in)\s+(?:thousands|millions|billions)\b"
+    r"|\bunaudited\b"
+    r"|\b(?:statements?|schedules?)\s+of\b"
+    r"|\bbalance\s+sheets?\b"
+    r"|\b(?:weeks|months|quarters?|years?)\s+ended\b)"
+)
+
+#: A title or unit line above a table is at most this long (characters); longer is prose.
+TABLE_TITLE_MAX_CHARS = 200
+
+
+def table_title_of(text: str) -> bool:
+    """Whether a short block printed right above a table is its title or unit line
+    (`TABLE_TITLE`), so it becomes the table's caption and never a heading."""
+    return len(text) <= TABLE_TITLE_MAX_CHARS and bool(TABLE_TITLE.search(text))

@@ -5,7 +5,7 @@ captions, page furniture; and tables continued across a page break merged into o
 from __future__ import annotations
 
 from ingest.contracts.elements import Element, ElementType, table_rows_to_text
-from parsers.structure.captions import caption_of
+from parsers.structure.captions import caption_of, table_title_of
 from parsers.structure.lists import LIST_MARKER, marker_positions_to_levels, split_marker
 from parsers.tables.grid import TableFound
 from parsers.textlayer.blocks import Block, Line
@@ -83,7 +83,7 @@ def block_to_element(block: Block, page: int) -> Element | None:
             rows=table.rows,
             header_rows=table.header_rows,
             caption=block.tag.get("caption"),
-            data={"ruled": table.ruled, "columns": len(table.rows[0]) if table.rows else 0},
+            data=table_to_data(table),
         )
     text = block.text.strip()
     if not text:
@@ -121,6 +121,15 @@ def block_to_element(block: Block, page: int) -> Element | None:
     return Element(type=ElementType.paragraph, text=text, page=page, bbox=bbox)
 
 
+def table_to_data(table: TableFound) -> dict:
+    """A table element's `data`: `ruled`, `columns`, and for tables without rulings
+    `row_indents` (per row, its label's indent level, 0 = leftmost) when any row is indented."""
+    data = {"ruled": table.ruled, "columns": len(table.rows[0]) if table.rows else 0}
+    if any(table.row_indents):
+        data["row_indents"] = list(table.row_indents)
+    return data
+
+
 def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
     """Blocks starting with a list marker become list items; nesting levels per run of
     consecutive items on a page, from the markers' x positions."""
@@ -148,7 +157,12 @@ def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
 
 def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
     """ "Table 3: ..." / "Figure 2. ..." paragraphs become captions; a table caption
-    directly above or below a table on the same page is also stored on the table."""
+    directly above or below a table on the same page is also stored on the table.
+
+    A statement title or unit line (`table_title_of`: "Consolidated Statements of Cash
+    Flows (In thousands)", "(Unaudited; Dollars in Millions)") directly above a table
+    becomes a caption too, also when heading detection made it a title: up to two such
+    blocks, joined top-down, are the table's caption."""
     for i, (page, block) in enumerate(page_blocks):
         if block.kind not in ("paragraph", "title") or not caption_of(block.text) or len(block.text) > 400:
             continue
@@ -157,3 +171,16 @@ def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
             if 0 <= j < len(page_blocks) and page_blocks[j][0] == page and page_blocks[j][1].kind == "table":
                 page_blocks[j][1].tag.setdefault("caption", block.text)
                 break
+    for i, (page, table) in enumerate(page_blocks):
+        if table.kind != "table" or "caption" in table.tag:
+            continue
+        titles = []
+        for j in (i - 1, i - 2):
+            above = page_blocks[j][1] if j >= 0 and page_blocks[j][0] == page else None
+            if above is None or above.kind not in ("paragraph", "title") or not table_title_of(above.text.strip()):
+                break
+            titles.insert(0, above)
+        for above in titles:
+            above.kind = "caption"
+        if titles:
+            table.tag["caption"] = " ".join(b.text.strip() for b in titles)

@@ -13,6 +13,8 @@ class TableFound:
     header_rows: int = 0
     column_xs: list[float] = field(default_factory=list)
     ruled: bool = True
+    #: per row, the indent level of its label (0 = leftmost); unruled tables only, else empty
+    row_indents: list[int] = field(default_factory=list)
 
 
 _NUMERIC = re.compile(r"^[\s(\-–+]*[$€£₹¥]?\s*[\d.,]+\s*%?\)?[*]?$")

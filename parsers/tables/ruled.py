@@ -120,10 +120,13 @@ def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[T
     """Ruled tables of a pypdfium2 page: pdfplumber's lines strategy on pdfium edges
     (`rulings.py`) taken into `frame` (the frame `chars` are in), cells filled from
     `chars`; at least 2 x 2 with 3 filled cells."""
-    from parsers.tables.rulings import edges_to_cell_grids, grid_to_rows, page_to_edges
+    from parsers.tables.cells import grid_is_drawing, grid_to_rows
+    from parsers.tables.rulings import edges_to_cell_grids, page_to_edges
 
     found = []
     for bbox, grid in edges_to_cell_grids(page_to_edges(page, frame)):
+        if grid_is_drawing(grid, chars):
+            continue
         rows, bold = grid_to_rows(grid, chars)
         kept = [(row, flags) for row, flags in zip(rows, bold) if any(row)]
         if len(kept) < 2:

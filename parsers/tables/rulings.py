@@ -29,8 +29,6 @@ from pdfplumber.table import (
     merge_edges,
 )
 
-from parsers.textlayer.blocks import lines_to_text, segments_to_lines
-from parsers.textlayer.chars import Char, chars_to_segments
 from parsers.textlayer.frames import PageFrame
 
 _SETTINGS = TableSettings.resolve({"vertical_strategy": "lines", "horizontal_strategy": "lines"})
@@ -143,6 +141,7 @@ def edges_to_cell_grids(edges: list[dict]) -> list[tuple[tuple[float, float, flo
         join_y_tolerance=settings.join_y_tolerance,
     )
     edges = [e for e in edges if (e["width"] if e["orientation"] == "h" else e["height"]) >= settings.edge_min_length]
+    edges = edges + edges_to_open_sides(edges)
     intersections = edges_to_intersections(edges, settings.intersection_x_tolerance, settings.intersection_y_tolerance)
     cells = intersections_to_cells(intersections)
     grids = []
@@ -152,24 +151,73 @@ def edges_to_cell_grids(edges: list[dict]) -> list[tuple[tuple[float, float, flo
     return grids
 
 
-def grid_to_rows(grid: list[list[tuple | None]], chars: list[Char]) -> tuple[list[list[str]], list[list[bool]]]:
-    """Cell texts (wrapped lines joined, hyphenation undone) and whether each cell is bold.
+#: Row rules ending within this many points of each other end at one (undrawn) side.
+_SIDE_TOLERANCE = 2.0
+#: A row rule must reach this far (points) past the last column rule it crosses to have an
+#: open side there (a rule ending at a column rule is closed by it).
+_SIDE_OVERHANG = 5.0
+#: Two rules further apart than this (points) are not rows of one table (a row is rarely
+#: taller than 4 lines of 10 pt type).
+_SIDE_MAX_GAP = 60.0
 
-    A character belongs to the cell holding its centre; a spanned cell (None) is "".
+
+def edges_to_open_sides(edges: list[dict]) -> list[dict]:
+    """Vertical edges for the sides a table leaves undrawn: where >= 2 horizontal rules that
+    cross two or more vertical rules run on past the outermost one they cross and end at the same x
+    (within 2 pt), a vertical edge is added there, from the first of those rules to the last.
+
+    Why: many producers draw the row rules across the full width but only the inner column
+    rules (eu-012 in the ICDAR set), so pdfplumber's cells stop at the inner rules and the
+    first and last columns (the row labels, the last numbers) fall outside the table.
+    Horizontal rules crossing fewer than two column rules (page separators, booktabs tables,
+    a table with one rule after its label column) add nothing: there the unruled-table
+    pass reads the columns from the words' alignment.
     """
-    rows, bold = [], []
-    for row in grid:
-        texts, flags = [], []
-        for cell in row:
-            if cell is None:
-                texts.append("")
-                flags.append(False)
-                continue
-            x0, top, x1, bottom = cell
-            inside = [c for c in chars if x0 <= (c.x0 + c.x1) / 2 <= x1 and top <= (c.top + c.bottom) / 2 <= bottom]
-            visible = [c for c in inside if not c.is_space]
-            texts.append(lines_to_text(segments_to_lines(chars_to_segments(inside))) if visible else "")
-            flags.append(bool(visible) and sum(c.bold for c in visible) >= 0.8 * len(visible))
-        rows.append(texts)
-        bold.append(flags)
-    return rows, bold
+    horizontal = [e for e in edges if e["orientation"] == "h"]
+    vertical = [e for e in edges if e["orientation"] == "v"]
+    ends: dict[str, list[tuple[float, float]]] = {"left": [], "right": []}
+    for h in horizontal:
+        crossed = [
+            v["x0"]
+            for v in vertical
+            if h["x0"] - 1 <= v["x0"] <= h["x1"] + 1 and v["top"] - 1 <= h["top"] <= v["bottom"] + 1
+        ]
+        if len({round(x) for x in crossed}) < 2:
+            continue
+        if min(crossed) - h["x0"] > _SIDE_OVERHANG:
+            ends["left"].append((h["x0"], h["top"]))
+        if h["x1"] - max(crossed) > _SIDE_OVERHANG:
+            ends["right"].append((h["x1"], h["top"]))
+    added = []
+    for points in ends.values():
+        for group in _points_to_sides(sorted(points)):
+            x = sum(p[0] for p in group) / len(group)
+            top, bottom = min(p[1] for p in group), max(p[1] for p in group)
+            added.append(
+                {"x0": x, "x1": x, "top": top, "bottom": bottom, "width": 0.0, "height": bottom - top}
+                | {"orientation": "v", "object_type": "curve"}
+            )
+    return added
+
+
+def _points_to_sides(points: list[tuple[float, float]]) -> list[list[tuple[float, float]]]:
+    """Rule ends (x, y) grouped into sides: same x within `_SIDE_TOLERANCE`, consecutive
+    rules at most `_SIDE_MAX_GAP` apart (two tables one above the other with the same
+    margins get a side each), >= 2 rules a side."""
+    columns: list[list[tuple[float, float]]] = []
+    for point in points:
+        if columns and point[0] - columns[-1][0][0] <= _SIDE_TOLERANCE:
+            columns[-1].append(point)
+        else:
+            columns.append([point])
+    sides = []
+    for column in columns:
+        column.sort(key=lambda p: p[1])
+        run = [column[0]]
+        for point in column[1:] + [(0.0, float("inf"))]:
+            if point[1] - run[-1][1] > _SIDE_MAX_GAP:
+                if len(run) >= 2:
+                    sides.append(run)
+                run = []
+            run.append(point)
+    return sides

@@ -1,8 +1,24 @@
-"""Tables drawn without rulings: runs of lines whose words fall into aligned columns."""
+"""Tables drawn without rulings: runs of lines whose words fall into aligned columns.
+
+The pass, one line each (`run_to_table`):
+
+    lines -> cells (dot leaders cut out) -> column boundaries (gaps that persist down the
+    multi-cell rows) -> grid -> sign columns folded into their numbers -> wrapped row labels
+    joined -> header rows, row indents
+
+Column boundaries come from the alignment of many rows, not from one: a gap between
+columns is an x range that the cells of (nearly) every row with two or more cells leave
+empty. Left-, right-, decimal- and centre-aligned columns all leave such a gap beside them.
+A spanning header ("52 Weeks Ended" over a column of amounts, "Fiscal Year Ended" over two
+dates) may cross a gap: at most `SPAN_TOLERANCE` of the multi-cell rows may, so one wide
+header does not merge two columns of numbers into one.
+"""
 
 from __future__ import annotations
 
+import re
 import statistics
+from dataclasses import dataclass
 
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
 from parsers.textlayer.blocks import Line
@@ -10,69 +26,306 @@ from parsers.textlayer.chars import Segment, normalize_text
 
 #: Tables without rulings: at least this many rows.
 MIN_UNRULED_ROWS = 3
+#: Share of the multi-cell rows allowed to cross a column gap (spanning headers, one long label).
+SPAN_TOLERANCE = 0.15
+#: A column gap is at least this wide, in em (body font size).
+MIN_GAP_EM = 0.5
+#: A dot leader: four or more dots, spaced or not ("Net sales ........ 1,234", ". . . . .").
+_LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
+#: A currency sign set apart from its amount in one cell ("$ 23,706" -> "$23,706").
+_SIGN_SPACE = re.compile(r"^([$€£¥₹])\s+(?=[\d(])")
+#: A contents entry ends in a page number: up to 4 digits, not part of an amount.
+_PAGE_NUMBER_END = re.compile(r"(?<![\d,$€£])\d{1,4}$")
+#: Cells that are only a currency sign (printed in their own column left of the amounts).
+_CURRENCY = {"$", "€", "£", "¥", "₹", "US$", "C$", "A$"}
+#: Cells that close a number printed in the column before ("%", ")" of a negative, "%)").
+_CLOSERS = {"%", ")", "%)", "pts", "bps", "x"}
+
+
+@dataclass(slots=True)
+class _Cell:
+    """One run of words of a table line, with its x range in points (top-left origin)."""
+
+    text: str
+    x0: float
+    x1: float
 
 
 def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int, TableFound]]:
     """Tables without rulings: runs of >= 3 lines whose segments fall into >= 2 aligned
-    columns with short cells. Returns (first line index, end index, table)."""
+    columns with short cells. Returns (first line index, end index, table).
+
+    A run may hold lines of one cell (section labels such as "OPERATING EXPENSES", a
+    wrapped row label) between lines of several cells; it never starts or ends on one."""
     found = []
     i = 0
     while i < len(lines):
-        if len(lines[i].segments) < 2:
+        if len(_line_to_cells(lines[i])) < 2:
             i += 1
             continue
         j = i + 1
         while (
             j < len(lines)
             and lines[j].top - lines[j - 1].bottom < 1.5 * em
-            and (len(lines[j].segments) >= 2 or (j + 1 < len(lines) and len(lines[j + 1].segments) >= 2))
+            and (len(lines[j].segments) >= 2 or _multi_cell_line_follows(lines, j, em))
         ):
             j += 1
-        while j > i and len(lines[j - 1].segments) < 2:
+        while j > i and len(_line_to_cells(lines[j - 1])) < 2:
             j -= 1
-        table = _run_to_table(lines[i:j], em) if j - i >= MIN_UNRULED_ROWS else None
+        start = _start_with_spanning_headers(lines, i, j, found[-1][1] if found else 0, em)
+        table = run_to_table(lines[start:j], em) if j - start >= MIN_UNRULED_ROWS else None
+        if table is None and start < i:
+            start, table = i, run_to_table(lines[i:j], em) if j - i >= MIN_UNRULED_ROWS else None
         if table is not None:
-            found.append((i, j, table))
+            found.append((start, j, table))
             i = j
         else:
             i += 1
     return found
 
 
-def _run_to_table(run: list[Line], em: float) -> TableFound | None:
-    segments = [s for line in run for s in line.segments]
-    spans = sorted((s.x0, s.x1) for s in segments)
-    columns: list[list[float]] = [list(spans[0])]
-    for x0, x1 in spans[1:]:
-        if x0 - columns[-1][1] < 0.8 * em:
-            columns[-1][1] = max(columns[-1][1], x1)
-        else:
-            columns.append([x0, x1])
-    if len(columns) < 2:
+def _start_with_spanning_headers(lines: list[Line], i: int, j: int, floor: int, em: float) -> int:
+    """The run's first line moved up over up to two one-cell lines set tight above it
+    (gap under 1 em) that sit over the value columns, right of where the second cells of
+    the run's lines start: a group header ("Fiscal Year Ended") spanning the columns below."""
+    value_x = min((line.segments[1].x0 for line in lines[i:j] if len(line.segments) >= 2), default=None)
+    for _ in range(2):
+        if value_x is None or i - 1 < floor:
+            break
+        above = lines[i - 1]
+        if len(above.segments) != 1 or lines[i].top - above.bottom >= em or above.x0 < value_x - 2:
+            break
+        i -= 1
+    return i
+
+
+def _multi_cell_line_follows(lines: list[Line], j: int, em: float) -> bool:
+    """Whether one of the next two lines after the one-cell line `j` has several cells, the
+    lines between set tight (a section label, or a label wrapped over two lines)."""
+    for k in (j + 1, j + 2):
+        if k >= len(lines) or lines[k].top - lines[k - 1].bottom >= 1.5 * em:
+            return False
+        if len(lines[k].segments) >= 2:
+            return True
+    return False
+
+
+def run_to_table(run: list[Line], em: float) -> TableFound | None:
+    """A table from a run of lines, or None when the run does not read as one (prose,
+    too few aligned columns, long cells, or mostly one-cell lines: the axis labels of a
+    chart line up in columns too, but few of their lines hold two cells)."""
+    line_cells = [_line_to_cells(line) for line in run]
+    if is_contents_run(run):
         return None
-    rows = []
-    for line in run:
-        row = [""] * len(columns)
-        for segment in line.segments:
-            middle = (segment.x0 + segment.x1) / 2
-            index = next(k for k, (x0, x1) in enumerate(columns) if x0 - 1 <= middle <= x1 + 1)
-            row[index] = f"{row[index]} {segment.text}".strip()
-        rows.append([normalize_text(c) for c in row])
-    filled = statistics.mean(sum(1 for c in row if c) / len(columns) for row in rows)
-    lengths = [len(c) for row in rows for c in row if c]
-    column_medians = [statistics.median([len(r[k]) for r in rows if r[k]] or [0]) for k in range(len(columns))]
+    bounds = cells_to_column_bounds(line_cells, em)
+    if bounds is None:
+        return None
+    grid = [_cells_to_row(cells, bounds) for cells in line_cells]
+    grid, bounds = columns_without_sign_columns(grid, bounds)
+    multi = [row for row in grid if sum(1 for c in row if c) >= 2]
+    if len(bounds) < 2 or len(multi) < MIN_UNRULED_ROWS or len(multi) < 0.6 * len(grid):
+        return None
+    filled = statistics.mean(sum(1 for c in row if c) / len(bounds) for row in multi)
+    lengths = [len(c) for row in grid for c in row if c]
+    column_medians = [statistics.median([len(r[k]) for r in grid if r[k]] or [0]) for k in range(len(bounds))]
     if filled < 0.6 or statistics.median(lengths) > 30 or max(column_medians) > 45:
         return None
-    if len(columns) == 2 and not any(is_numeric(r[1]) for r in rows):
+    if len(bounds) == 2 and not any(is_numeric(r[1]) for r in grid):
         return None
+    stubs = [min(c.x0 for c in cells) if row[0] and cells else None for cells, row in zip(line_cells, grid)]
+    rows, stubs = rows_with_wrapped_labels_joined(grid, stubs, [line.top for line in run])
+    header = max(rows_to_header_count(rows, run[0].bold >= 0.8 > run[-1].bold), stub_header_count(rows))
     bbox = (min(l.x0 for l in run), min(l.top for l in run), max(l.x1 for l in run), max(l.bottom for l in run))
     return TableFound(
         rows=rows,
         bbox=bbox,
-        header_rows=rows_to_header_count(rows, run[0].bold >= 0.8 > run[-1].bold),
-        column_xs=[c[0] for c in columns],
+        header_rows=header,
+        column_xs=[b[0] for b in bounds],
         ruled=False,
+        row_indents=stubs_to_indent_levels(stubs, em),
     )
+
+
+def is_contents_run(run: list[Line]) -> bool:
+    """Contents entries ("MAIN GAME ........ 6"): most lines hold a dot leader and end in a
+    page number (an integer of up to 4 digits). They are navigation, which
+    `structure/toc.py` handles; a price list ("Tea .... 2.50", "$3") is still a table."""
+    texts = [" ".join(s.text for s in line.segments).strip() for line in run]
+    entries = sum(1 for text in texts if _LEADER.search(text) and _PAGE_NUMBER_END.search(text))
+    return entries >= 0.5 * len(run)
+
+
+def _line_to_cells(line: Line) -> list[_Cell]:
+    """A line's segments as cells, dot leaders cut out: "Net sales ....... 1,234" in one
+    segment is two cells, each given the share of the segment's width its characters take."""
+    cells = []
+    for segment in line.segments:
+        cells.extend(_segment_to_cells(segment))
+    return cells
+
+
+def _segment_to_cells(segment: Segment) -> list[_Cell]:
+    text = segment.text
+    if not _LEADER.search(text):
+        return [_Cell(text, segment.x0, segment.x1)] if text.strip() else []
+    per_char = segment.width / max(len(text), 1)
+    cells, start = [], 0
+    for match in list(_LEADER.finditer(text)) + [None]:
+        end = match.start() if match else len(text)
+        part = text[start:end].strip()
+        if part:
+            cells.append(_Cell(part, segment.x0 + start * per_char, segment.x0 + end * per_char))
+        start = match.end() if match else end
+    return cells
+
+
+def cells_to_column_bounds(line_cells: list[list[_Cell]], em: float) -> list[tuple[float, float]] | None:
+    """Column x ranges from the gaps that persist down the rows of two or more cells.
+
+    Coverage is counted per point of x: how many multi-cell rows have a cell there. A gap
+    is a stretch at least `MIN_GAP_EM` wide covered by at most `SPAN_TOLERANCE` of those
+    rows, with cells on both sides. Returns None when fewer than two columns remain."""
+    multi = [cells for cells in line_cells if len(cells) >= 2]
+    if len(multi) < 2:
+        return None
+    left = int(min(c.x0 for cells in multi for c in cells))
+    right = int(max(c.x1 for cells in multi for c in cells)) + 1
+    coverage = [0] * (right - left + 1)
+    for cells in multi:
+        covered = set()
+        for cell in cells:
+            covered.update(range(int(cell.x0) - left, int(cell.x1) - left + 1))
+        for x in covered:
+            coverage[x] += 1
+    limit = max(1, int(SPAN_TOLERANCE * len(multi))) if len(multi) >= 4 else 0
+    bounds: list[list[float]] = []
+    gap = 0
+    for x, count in enumerate(coverage):
+        if count > limit:
+            if bounds and gap < MIN_GAP_EM * em:
+                bounds[-1][1] = left + x
+            elif not bounds or gap:
+                bounds.append([left + x, left + x])
+            bounds[-1][1] = left + x
+            gap = 0
+        elif bounds:
+            gap += 1
+    if len(bounds) < 2:
+        return None
+    bounds += _narrow_columns_in_gaps(multi, bounds)
+    return sorted((b[0], b[1] + 1) for b in bounds)
+
+
+def _narrow_columns_in_gaps(multi: list[list[_Cell]], bounds: list[list[float]]) -> list[list[float]]:
+    """Signs lying wholly inside a gap (a "$" printed on the first and total rows only)
+    are a column of their own, not a crossing: returns their x ranges, one per gap. Only
+    signs: a short header word in a gap is a header centred over a column."""
+    extra = []
+    for (_, gap_start), (gap_end, _) in zip(bounds, bounds[1:]):
+        inside = [
+            c
+            for cells in multi
+            for c in cells
+            if c.x0 >= gap_start and c.x1 <= gap_end and (c.text in _CURRENCY or c.text in _CLOSERS)
+        ]
+        if inside:
+            extra.append([min(c.x0 for c in inside), max(c.x1 for c in inside)])
+    return extra
+
+
+def _cells_to_row(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[str]:
+    """Each cell goes to the column its x range overlaps most (a spanning header to the
+    first of the columns it covers equally; a cell in a gap to the nearest column)."""
+    row = [""] * len(bounds)
+    for cell in cells:
+        overlaps = [min(cell.x1, x1) - max(cell.x0, x0) for x0, x1 in bounds]
+        best = max(range(len(bounds)), key=lambda k: (overlaps[k], -k))
+        if overlaps[best] <= 0:
+            middle = (cell.x0 + cell.x1) / 2
+            best = min(range(len(bounds)), key=lambda k: min(abs(middle - bounds[k][0]), abs(middle - bounds[k][1])))
+        row[best] = f"{row[best]} {cell.text}".strip()
+    return [_SIGN_SPACE.sub(r"\1", normalize_text(c)) for c in row]
+
+
+def columns_without_sign_columns(
+    grid: list[list[str]], bounds: list[tuple[float, float]]
+) -> tuple[list[list[str]], list[tuple[float, float]]]:
+    """A column holding only currency signs is folded into the column on its right ("$" +
+    "192,052" -> "$192,052"); a column holding only "%" or the ")" of a negative into the
+    column on its left ("(171" + ")" -> "(171)"). The sign belongs to the number: split
+    off, it would be a cell of its own that no question about the amount finds."""
+    k = 0
+    while k < len(bounds):
+        values = {row[k] for row in grid if row[k]}
+        if values and values <= _CURRENCY and k + 1 < len(bounds):
+            target, glue = k + 1, lambda sign, number: f"{sign}{number}" if number else sign
+        elif values and values <= _CLOSERS and k > 0:
+            target, glue = k - 1, lambda sign, number: f"{number}{sign}" if number else sign
+        else:
+            k += 1
+            continue
+        grid = [[*row[:target], glue(row[k], row[target]), *row[target + 1 :]] for row in grid]
+        grid = [row[:k] + row[k + 1 :] for row in grid]
+        lo, hi = sorted((k, target))
+        merged = (min(bounds[lo][0], bounds[hi][0]), max(bounds[lo][1], bounds[hi][1]))
+        bounds = [*bounds[:lo], merged, *bounds[hi + 1 :]]
+        k = max(lo - 1, 0)
+    return grid, bounds
+
+
+def rows_with_wrapped_labels_joined(
+    grid: list[list[str]], stubs: list[float | None], tops: list[float]
+) -> tuple[list[list[str]], list[float | None]]:
+    """A row label wrapped over two lines stays one row: a line holding only a label, set
+    closer to the next line than rows are to each other (line pitch under 0.85 x the
+    median pitch) and not further left, is joined to the next line's label ("Net income
+    attributable to" / "noncontrolling interests  (72)  (57)"). Returns the rows and the
+    x0 of each row's label (points; None for a row without one)."""
+    if len(grid) < 3:
+        return grid, stubs
+    pitches = [b - a for a, b in zip(tops, tops[1:])]
+    usual = statistics.median(pitches)
+    rows, xs = [list(grid[0])], [stubs[0]]
+    pending = False
+    for k in range(1, len(grid)):
+        label_only = bool(rows[-1][0]) and not any(rows[-1][1:])
+        tight = pitches[k - 1] < 0.85 * usual and (stubs[k] or 0) >= (xs[-1] or 0) - 1
+        if label_only and grid[k][0] and tight and not pending:
+            rows[-1] = [f"{rows[-1][0]} {grid[k][0]}", *grid[k][1:]]
+            pending = not any(grid[k][1:])
+            continue
+        pending = False
+        rows.append(list(grid[k]))
+        xs.append(stubs[k])
+    return rows, xs
+
+
+def stub_header_count(rows: list[list[str]]) -> int:
+    """Leading rows with an empty first cell over a body whose first cells are filled are
+    column headers (a statement's "52 Weeks Ended / August 29, / 2021" over row labels):
+    the stub column is blank exactly where the columns are named. Up to 3 rows; 0 when
+    the body's labels are not mostly filled (a table with no label column)."""
+    count = 0
+    while count < len(rows) and not rows[count][0] and any(rows[count][1:]):
+        count += 1
+    body = rows[count:]
+    if not 1 <= count <= 3 or len(body) < 2 or sum(1 for r in body if r[0]) < 0.8 * len(body):
+        return 0
+    return count
+
+
+def stubs_to_indent_levels(stubs: list[float | None], em: float) -> list[int]:
+    """Indent level of each row's label: 0 for the leftmost label position, then one level
+    per distinct x0 further right (positions within 0.4 em are one level); 0 for a row
+    without a label (header rows). "Total revenue" indented under "Net sales" reads as a
+    total only with its level."""
+    if all(x is None for x in stubs):
+        return [0] * len(stubs)
+    levels: list[float] = []
+    for x in sorted({x for x in stubs if x is not None}):
+        if not levels or x - levels[-1] > 0.4 * em:
+            levels.append(x)
+    return [0 if x is None else max(k for k, level in enumerate(levels) if level <= x + 0.4 * em) for x in stubs]
 
 
 def table_to_segment(table: TableFound, em: float) -> Segment:

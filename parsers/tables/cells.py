@@ -1,0 +1,188 @@
+"""A ruled grid's cells filled with text, and the two repairs an under-ruled grid needs.
+
+Producers often rule a table less than its structure: (1) booktabs style, the header is
+fully ruled but the body rows only by horizontal rules, so pdfplumber's lines strategy sees
+each body row as ONE cell spanning every column ("Austria 86.2 13.8 0 3,375"); (2) column
+rules but no rules between body rows, so 13 body rows become one row of 13-line cells. Both
+are repaired from the text itself, with evidence the grid already holds:
+
+- `segments_to_columns`: a cell spanning several grid columns is dealt into them when every
+  text segment (a run of characters broken at gaps over 0.8 em, `chars.SEGMENT_GAP_EM`)
+  lies inside one column and at least two columns get text. A real spanning cell (a title,
+  a group label centred over two columns, a note) has a segment crossing a column boundary
+  or sits in one column, and stays spanned.
+- `band_to_rows`: a row whose cells hold several lines is cut into one row per shared text
+  line when at least one cell is a stack of numbers (one number per line) and another cell
+  has several lines too. Wrapped text in a normal row never has a cell of one-number lines.
+
+Every character whose centre lies in a cell ends up in exactly one output cell (no word
+is dropped by either repair). Coordinates: points, top-left origin.
+"""
+
+from __future__ import annotations
+
+from parsers.tables.grid import is_numeric
+from parsers.textlayer.blocks import Line, lines_to_text, segments_to_lines
+from parsers.textlayer.chars import Char, Segment, chars_to_segments
+
+Box = tuple[float, float, float, float]
+
+#: A segment may overhang its column by this much (points) and still belong to it.
+COLUMN_TOLERANCE = 2.0
+
+
+def grid_to_column_bounds(grid: list[list[Box | None]]) -> list[tuple[float, float]]:
+    """(x0, x1) of each grid column: pdfplumber's rows list cells by the sorted distinct
+    x0 of all cells, so column j runs from the j-th x0 to the next (the last to the right
+    edge of the table)."""
+    starts = sorted({round(cell[0], 2) for row in grid for cell in row if cell})
+    right = max(cell[2] for row in grid for cell in row if cell)
+    return [(x0, starts[j + 1] if j + 1 < len(starts) else right) for j, x0 in enumerate(starts)]
+
+
+def segments_to_columns(segments: list[Segment], bounds: list[tuple[float, float]]) -> list[list[Segment]] | None:
+    """The segments of one cell dealt to the columns `bounds` it spans, or None when the
+    cell must stay spanned: a segment crossing a column boundary, or text in fewer than
+    two columns."""
+    dealt: list[list[Segment]] = [[] for _ in bounds]
+    for segment in segments:
+        middle = (segment.x0 + segment.x1) / 2
+        index = next((k for k, (x0, x1) in enumerate(bounds) if x0 <= middle < x1), None)
+        if index is None:
+            index = 0 if middle < bounds[0][0] else len(bounds) - 1
+        x0, x1 = bounds[index]
+        if segment.x0 < x0 - COLUMN_TOLERANCE or segment.x1 > x1 + COLUMN_TOLERANCE:
+            return None
+        dealt[index].append(segment)
+    if sum(1 for column in dealt if column) < 2:
+        return None
+    return dealt
+
+
+def band_to_rows(cells: list[list[Line]]) -> list[list[list[Line]]]:
+    """One grid row's cells (each a list of text lines, top to bottom) as one or more
+    rows: cut at text lines shared across columns when a cell is a stack of numbers (>= 2
+    lines, each one number) and another cell has >= 2 lines. Lines are grouped by vertical
+    overlap; a group with text only where no stacked-number cell is (a wrapped row label)
+    joins the group above it. Returns `[cells]` unchanged otherwise."""
+    stacked = [k for k, lines in enumerate(cells) if len(lines) >= 2 and all(is_numeric(l.text) for l in lines)]
+    multi = [k for k, lines in enumerate(cells) if len(lines) >= 2]
+    if not stacked or len(multi) < 2:
+        return [cells]
+    placed = sorted(((line, k) for k, lines in enumerate(cells) for line in lines), key=lambda p: p[0].top)
+    groups: list[list[tuple[Line, int]]] = []
+    extents: list[list[float]] = []
+    for line, k in placed:
+        if groups:
+            top, bottom = extents[-1]
+            overlap = min(bottom, line.bottom) - max(top, line.top)
+            if overlap > 0.3 * min(line.height, bottom - top):
+                groups[-1].append((line, k))
+                extents[-1] = [min(top, line.top), max(bottom, line.bottom)]
+                continue
+        groups.append([(line, k)])
+        extents.append([line.top, line.bottom])
+    rows: list[list[list[Line]]] = []
+    for group in groups:
+        row: list[list[Line]] = [[] for _ in cells]
+        for line, k in group:
+            row[k].append(line)
+        if rows and not any(row[k] for k in stacked):
+            for k, lines in enumerate(row):
+                rows[-1][k].extend(lines)
+            continue
+        rows.append(row)
+    return rows if len(rows) >= 2 else [cells]
+
+
+def grid_to_rows(grid: list[list[Box | None]], chars: list[Char]) -> tuple[list[list[str]], list[list[bool]]]:
+    """Cell texts (wrapped lines joined, hyphenation undone) and whether each cell is bold,
+    with both repairs above applied (so a row of the grid may give several rows).
+
+    A character belongs to the cell holding its centre; a spanned cell (None) is "".
+    """
+    if not grid or not any(cell for row in grid for cell in row):
+        return [], []
+    bounds = grid_to_column_bounds(grid)
+    starts = [x0 for x0, _ in bounds]
+    rows, bold = [], []
+    for row in grid:
+        cells: list[list[Line]] = [[] for _ in row]
+        for j, cell in enumerate(row):
+            if cell is None:
+                continue
+            x0, top, x1, bottom = cell
+            inside = [c for c in chars if x0 <= (c.x0 + c.x1) / 2 <= x1 and top <= (c.top + c.bottom) / 2 <= bottom]
+            segments = chars_to_segments(inside)
+            first = min(range(len(starts)), key=lambda k: abs(starts[k] - x0))
+            spanned = [k for k in range(first, len(bounds)) if bounds[k][0] < x1 - 1]
+            dealt = segments_to_columns(segments, [bounds[k] for k in spanned]) if len(spanned) > 1 else None
+            if dealt is None:
+                cells[j] = segments_to_lines(segments) if segments else []
+                continue
+            for k, column in zip(spanned, dealt):
+                if k < len(cells) and column:
+                    cells[k] = segments_to_lines(column)
+        for band in band_to_rows(cells):
+            rows.append([lines_to_text(lines) if lines else "" for lines in band])
+            bold.append([_is_bold(lines) for lines in band])
+    return rows, bold
+
+
+def _is_bold(lines: list[Line]) -> bool:
+    """At least 80 % of the cell's characters bold."""
+    segments = [s for line in lines for s in line.segments if s.text.strip()]
+    total = sum(max(s.chars, 1) for s in segments)
+    return bool(segments) and sum(s.bold * max(s.chars, 1) for s in segments) >= 0.8 * total
+
+
+def grid_to_cut_words(grid: list[list[Box | None]], chars: list[Char]) -> int:
+    """How many words a cell border of the grid cuts through: two glyphs side by side on a
+    line, no space between them (gap under 0.15 em, neither a space character), with a
+    border of their row between their centres.
+
+    Table text stays inside its cells; a drawing whose "cell borders" cut numbers in two
+    ("20" | ".4") is a chart's bars and gridlines or a legend's boxes, not a table. A row
+    label overflowing into the next cell at a word space ("Concern over friends" beside
+    "Count") is no cut.
+    """
+    cut = 0
+    for row in grid:
+        boxes = [cell for cell in row if cell]
+        if not boxes:
+            continue
+        top, bottom = min(b[1] for b in boxes), max(b[3] for b in boxes)
+        borders = sorted({b[2] for b in boxes})[:-1]
+        lines: dict[int, list[Char]] = {}
+        for c in chars:
+            if top <= (c.top + c.bottom) / 2 <= bottom:
+                lines.setdefault(round(c.bottom), []).append(c)
+        for line in lines.values():
+            line.sort(key=lambda c: c.x0)
+            for a, b in zip(line, line[1:]):
+                if a.is_space or b.is_space or b.x0 - a.x1 > 0.15 * max(a.size, 1.0):
+                    continue
+                if any((a.x0 + a.x1) / 2 < x < (b.x0 + b.x1) / 2 for x in borders):
+                    cut += 1
+    return cut
+
+
+def grid_to_filled_share(grid: list[list[Box | None]], chars: list[Char]) -> float:
+    """Share (0-1) of the grid's cells holding at least one visible character's centre."""
+    boxes = [cell for row in grid for cell in row if cell]
+    centres = [((c.x0 + c.x1) / 2, (c.top + c.bottom) / 2) for c in chars if not c.is_space]
+    filled = sum(1 for x0, top, x1, bottom in boxes if any(x0 <= x <= x1 and top <= y <= bottom for x, y in centres))
+    return filled / max(len(boxes), 1)
+
+
+def grid_is_drawing(grid: list[list[Box | None]], chars: list[Char]) -> bool:
+    """True when the ruled grid is a chart's plot area or a legend's boxes, not a table:
+    its borders cut two or more words, or one word while under 30 % of its cells hold
+    text, or under 20 % of its cells hold text at all (gridlines of a plot, where a table
+    fills most of its cells). The thresholds separate eu-011's and eu-012's charts from
+    every ruled table of the ICDAR set, the fixtures and the corpus."""
+    cuts = grid_to_cut_words(grid, chars)
+    if cuts >= 2:
+        return True
+    filled = grid_to_filled_share(grid, chars)
+    return filled < 0.2 or (cuts >= 1 and filled < 0.3)

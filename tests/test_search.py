@@ -1,0 +1,210 @@
+"""Search, the retriever of `ingest search` and `ingest eval`: safe FTS5 queries from free text,
+bm25 ranking, per-document scope, parent expansion, and the schema step that brought it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.contracts.errors import ConfigError
+from storage.schema import SCHEMA_VERSION
+from storage.search import ChunkIndex, question_to_terms, terms_to_match
+
+
+def test_terms_drop_stopwords_and_punctuation_and_keep_devanagari_words_whole():
+    assert question_to_terms("How much medicine should I spray for Whitefly?") == ["medicine", "spray", "whitefly"]
+    assert question_to_terms("किसानों को कितना पैसा मिलता है?") == ["किसानों", "पैसा", "मिलता"]
+    assert question_to_terms("what is it") == ["what", "is", "it"]  # all stopwords: search them anyway
+
+
+def test_match_expression_quotes_every_term():
+    assert terms_to_match(['say "hi"', "near"]) == '"say ""hi""" OR "near"'
+
+
+def test_fts5_syntax_in_a_question_is_searched_as_words_not_run_as_syntax():
+    with ChunkIndex() as index:
+        index.add([("1", "d", "", "Whitefly AND aphids NEAR the field: spray 2 ml")])
+        for question in ['whitefly AND "aphids', "NEAR(whitefly aphids)", "spray*", "-whitefly", "field: col:x", "^2"]:
+            assert [key for key, _ in index.search(question, limit=5)] == ["1"], question
+
+
+def test_bm25_ranks_the_chunk_sharing_the_rarer_words_first_and_scope_restricts():
+    with ChunkIndex() as index:
+        index.add(
+            [
+                ("a", "manual", "", "General advice on water and soil for every crop."),
+                ("b", "manual", "", "Whitefly: spray 2 ml per litre of water."),
+                ("c", "notice", "", "Whitefly outbreak reported in the district."),
+            ]
+        )
+        assert [key for key, _ in index.search("whitefly spray water", limit=3)][0] == "b"
+        assert [key for key, _ in index.search("whitefly", limit=3, scope="notice")] == ["c"]
+        assert index.search("banana", limit=3) == []
+
+
+def test_devanagari_questions_find_devanagari_chunks_with_either_tokenizer():
+    texts = [("hi", "d", "", "पात्र किसानों को प्रति वर्ष ₹6000 की सहायता"), ("mr", "d", "", "शेतकऱ्यांना अनुदान मिळेल")]
+    for tokenize in (
+        "porter unicode61 remove_diacritics 2",
+        "unicode61 remove_diacritics 2",
+        "unicode61 categories 'L* N* Co M*' remove_diacritics 2",
+    ):
+        with ChunkIndex(tokenize) as index:
+            index.add(texts)
+            assert [key for key, _ in index.search("किसानों को सहायता", limit=5)] == ["hi"], tokenize
+            assert [key for key, _ in index.search("अनुदान", limit=5)] == ["mr"], tokenize
+
+
+def test_an_unknown_tokenizer_is_a_config_error():
+    with pytest.raises(ConfigError, match="tokenizer"):
+        ChunkIndex("no_such_tokenizer")
+
+
+def test_the_stored_tokenizer_is_read_from_the_fts5_ddl():
+    from storage.evals import ddl_to_fts_tokenize
+
+    assert (
+        ddl_to_fts_tokenize(
+            "CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='chunks', "
+            "tokenize='unicode61 remove_diacritics 2')"
+        )
+        == "unicode61 remove_diacritics 2"
+    )
+    assert (
+        ddl_to_fts_tokenize("CREATE VIRTUAL TABLE t USING fts5(text, tokenize = 'unicode61 categories ''L* N*''')")
+        == "unicode61 categories 'L* N*'"
+    )
+    assert (
+        ddl_to_fts_tokenize('CREATE VIRTUAL TABLE t USING fts5(text, tokenize="porter unicode61")')
+        == "porter unicode61"
+    )
+    assert ddl_to_fts_tokenize("CREATE VIRTUAL TABLE t USING fts5(text)") == "unicode61"
+
+
+# ---------------------------------------------------------------------------------------------
+# `ingest search` on stored fixtures, parent expansion, and the schema 1 -> 2 migration.
+# ---------------------------------------------------------------------------------------------
+
+#: Text-layer fixtures (mixed.pdf has one scanned page: OCR runs on it when Tesseract is there).
+BORN_DIGITAL_FIXTURES = ["crop_manual", "two_column", "unruled_table", "mixed", "pest_advisory"]
+
+
+@pytest.fixture(scope="module")
+def fixtures_db(tmp_path_factory):
+    from conftest import FIXTURES
+
+    from ingest import api
+
+    db = str(tmp_path_factory.mktemp("search") / "fixtures.db")
+    summary = api.run([FIXTURES / f"{name}.pdf" for name in BORN_DIGITAL_FIXTURES], db=db, workers=1)
+    assert summary.failed == []
+    return db
+
+
+def _cli_search(db: str, question: str, *options: str) -> list[dict]:
+    import json
+
+    from typer.testing import CliRunner
+
+    from ingest.cli import app
+
+    result = CliRunner().invoke(app, ["search", "--db", db, "--format", "json", *options, "--", question])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.slow
+def test_ingest_search_answers_the_fixtures_golden_questions_in_its_top_4(fixtures_db):
+    from pathlib import Path
+
+    from conftest import FIXTURES, non_empty
+
+    from ingest.contracts.evaluation import load_golden
+    from ingest.evaluation.scoring import contains_all, normalize_phrases
+
+    items = non_empty(
+        [i for i in load_golden(FIXTURES / "golden.jsonl") if i.doc and Path(i.doc).stem in BORN_DIGITAL_FIXTURES],
+        "golden questions on born-digital fixtures",
+    )
+    misses = []
+    for item in items:
+        hits = _cli_search(fixtures_db, item.question, "--k", "4", "--doc", str(FIXTURES / item.doc))
+        if not any(contains_all(hit["text"], normalize_phrases(item.must_contain)) for hit in hits):
+            misses.append((item.line, item.question, [hit["text"][:80] for hit in hits]))
+    assert misses == []
+
+
+@pytest.mark.slow
+def test_search_never_raises_on_fts5_syntax_and_parents_are_distinct_sections(fixtures_db):
+    for question in ['whitefly AND "aphids', "NEAR(whitefly", "2-ml*", "-cotton", "col:x ^", '"', "?!"]:
+        _cli_search(fixtures_db, question)
+    children = _cli_search(fixtures_db, "whitefly dose per litre", "--k", "10")
+    assert children and all(hit["kind"] == "child" for hit in children)
+    parents = _cli_search(fixtures_db, "whitefly dose per litre", "--k", "10", "--parents")
+    ids = [hit["chunk_id"] for hit in parents]
+    assert len(ids) == len(set(ids))
+    assert any(hit["kind"] == "parent" and hit["matched_chunk_id"] != hit["chunk_id"] for hit in parents)
+    only = _cli_search(fixtures_db, "pest spray", "--where", "d.source_path LIKE '%pest_advisory%'")
+    assert only and all("pest_advisory" in hit["source_path"] for hit in only)
+
+
+@pytest.mark.slow
+def test_no_stored_parent_repeats_its_only_child(fixtures_db):
+    from ingest import api
+
+    twins = api.query(
+        fixtures_db,
+        "SELECT p.id FROM chunks p JOIN chunks c ON c.parent_id = p.id GROUP BY p.id "
+        "HAVING count(*) = 1 AND max(c.text) = p.text",
+    )
+    assert twins.rows == []
+    alone = api.query(fixtures_db, "SELECT count(*) FROM chunks WHERE kind = 'child' AND parent_id IS NULL")
+    assert alone.rows[0][0] > 0
+
+
+def test_a_schema_2_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tmp_path):
+    import sqlite3
+
+    from storage.db import open_database
+
+    path = tmp_path / "old.db"
+    open_database(path).close()
+    connection = sqlite3.connect(path)
+    with connection:  # turn today's empty schema back into version 2 with one twin parent
+        for name in ("chunks_fts_insert", "chunks_fts_delete", "chunks_fts_update"):
+            connection.execute(f"DROP TRIGGER {name}")
+        connection.execute("DROP TABLE chunks_fts")
+        connection.execute(
+            "CREATE VIRTUAL TABLE chunks_fts USING fts5(text, content='chunks', content_rowid='id', "
+            "tokenize='unicode61 remove_diacritics 2')"
+        )
+        connection.execute(
+            "INSERT INTO documents(id, source_path, status, metadata, warnings, chunk_count) "
+            "VALUES ('d1', '/x.pdf', 'ok', '{}', '[]', 3)"
+        )
+        columns = "id, document_id, parent_id, kind, seq, text, body, heading_path, heading_path_json, page_start, "
+        columns += (
+            "page_end, char_start, char_end, token_count, over_embedding_limit, element_types, element_seqs, metadata"
+        )
+        rows = [
+            (1, "d1", None, "parent", 0, "T / Pests\n\nWhiteflies: 2 ml", "Whiteflies: 2 ml", "T / Pests"),
+            (2, "d1", 1, "child", 1, "T / Pests\n\nWhiteflies: 2 ml", "Whiteflies: 2 ml", "T / Pests"),
+            (3, "d1", None, "child", 2, "T / Sowing\n\nSow after rain", "Sow after rain", "T / Sowing"),
+        ]
+        for row in rows:
+            connection.execute(
+                f"INSERT INTO chunks({columns}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]', 1, 1, 0, 1, 5, 0, '[]', '[]', '{}')",
+                row,
+            )
+        connection.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    connection.close()
+
+    from ingest import api
+
+    open_database(path).close()  # a writer's open migrates (read commands refuse and say so)
+    hits = api.search(str(path), "whitefly")  # porter stems whiteflies -> whitefli
+    assert [(hit.chunk_id, hit.kind, hit.seq) for hit in hits] == [(2, "child", 0)]
+    rows = api.query(str(path), "SELECT id, parent_id, seq FROM chunks ORDER BY seq").rows
+    assert rows == [[2, None, 0], [3, None, 1]]
+    assert api.query(str(path), "SELECT chunk_count FROM documents").rows == [[2]]
+    assert api.query(str(path), "SELECT value FROM meta WHERE key = 'schema_version'").rows == [[str(SCHEMA_VERSION)]]
