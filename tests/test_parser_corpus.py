@@ -38,7 +38,7 @@ def test_two_column_paper_keeps_margin_stamp_out_of_body_and_fixes_ligatures():
     assert [e.text for e in types(document, ElementType.title)][1] == "1 Introduction"
     items = types(document, ElementType.list_item)
     assert [e.data["marker"] for e in items] == ["1.", "2.", "3.", "4."]
-    assert items[0].text.startswith("An off-the-shelf toolkit")
+    assert items[0].text.startswith("1. An off-the-shelf toolkit")  # a numbered list reads as numbered
     assert "Z. Shen et al." not in text  # running header of page 2
 
 

@@ -96,7 +96,7 @@ def test_table_continued_across_page_break_is_one_table_without_repeated_header(
 
 
 @pytest.mark.parametrize("name", ["crop_manual", "scheme_notice_hi", "scheme_notice_mr", "pest_advisory"])
-def test_list_items_keep_wrapped_lines_and_drop_markers(name):
+def test_list_items_keep_wrapped_lines_and_enumerators_but_no_bullets(name):
     document, truth = load(name)
     items = [e for e in document.elements if e.type is ElementType.list_item]
     texts = [e.text for e in items]

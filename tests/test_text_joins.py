@@ -5,7 +5,7 @@ from __future__ import annotations
 from parsers.ocr.words import join_lines
 from parsers.textlayer.blocks import Line, lines_to_text
 from parsers.textlayer.chars import Segment
-from parsers.textlayer.text_joins import join_wrapped_lines
+from parsers.textlayer.text_joins import WrappedLine, join_wrapped_lines
 
 
 def text_line(text: str) -> Line:
@@ -22,12 +22,54 @@ def test_soft_hyphen_at_a_line_end_is_a_break_point_too():
     assert join_wrapped_lines(["good manage\u00ad", "ment"]) == "good management"
 
 
-def test_hyphen_is_kept_when_it_is_not_a_word_break():
-    assert join_wrapped_lines(["the COVID-", "19 wave"]) == "the COVID- 19 wave"  # digit follows
-    assert join_wrapped_lines(["Yavatmal-", "Ralegaon road"]) == "Yavatmal- Ralegaon road"  # capital follows
-    assert join_wrapped_lines(["call 1800-", "233-4000"]) == "call 1800- 233-4000"  # digit precedes
+def test_hyphen_before_a_capital_or_digit_is_kept_and_glued():
+    """Issue 12: "Non- GAAP", "2013- 2014" (3M), "Warden- Commander" (DA-619p) had a space."""
+    assert join_wrapped_lines(["the COVID-", "19 wave"]) == "the COVID-19 wave"  # digit follows
+    assert join_wrapped_lines(["Yavatmal-", "Ralegaon road"]) == "Yavatmal-Ralegaon road"  # capital follows
+    assert join_wrapped_lines(["call 1800-", "233-4000"]) == "call 1800-233-4000"  # digit precedes
+    assert join_wrapped_lines(["our Non-", "GAAP measures"]) == "our Non-GAAP measures"
+    assert join_wrapped_lines(["fiscal 2013-", "2014"]) == "fiscal 2013-2014"
+    assert join_wrapped_lines(["COVID-19-", "related"]) == "COVID-19-related"
+    # not a hyphen after a word: kept, with a space
     assert join_wrapped_lines(["-", "dash"]) == "- dash"  # nothing precedes
+    assert join_wrapped_lines(["a pause -", "then"]) == "a pause - then"  # a dash, not a hyphen
     assert join_wrapped_lines(["शेतकरी-", "योजना"]) == "शेतकरी- योजना"  # no case: no rejoin
+
+
+def test_compounds_keep_their_line_end_hyphen():
+    """Issue 12: "non-normal" -> "nonnormal", "FAA-approved" -> "FAAapproved" and the like."""
+    cases = {
+        ("non-", "normal"): "non-normal",
+        ("FAA-", "approved"): "FAA-approved",
+        ("dual-", "encoder"): "dual-encoder",
+        ("third-", "party"): "third-party",
+        ("year-on-", "year"): "year-on-year",
+        ("forward-", "looking"): "forward-looking",
+        ("pre-", "connectorized"): "pre-connectorized",
+    }
+    for lines, expected in cases.items():
+        assert join_wrapped_lines(lines) == expected
+    # a word broken by hyphenation is still rejoined (the lexicon knows the joined spelling) ...
+    assert join_wrapped_lines(["the opera-", "tions of the manu-", "facturing unit"]) == (
+        "the operations of the manufacturing unit"
+    )
+    # ... and a hyphen inside a line is never touched
+    assert join_wrapped_lines(["a well-known third-", "party co-op"]) == "a well-known third-party co-op"
+
+
+def test_korean_lines_join_without_a_space_only_when_none_was_drawn():
+    """normal_4pages: the producer draws a space after a line that ends between words and
+    none where the break falls inside a word ("확" / "진자" -> "확진자")."""
+    assert join_wrapped_lines([WrappedLine("코로나 확", False), WrappedLine("진자는", None)]) == "코로나 확진자는"
+    assert join_wrapped_lines([WrappedLine("코로나 확진자", True), WrappedLine("질병", None)]) == "코로나 확진자 질병"
+    assert (
+        join_wrapped_lines([WrappedLine("코로나 확", None), WrappedLine("진자는", None)]) == "코로나 확 진자는"
+    )  # no evidence
+
+
+def test_han_and_kana_lines_join_without_a_space():
+    assert join_wrapped_lines(["菲达环保关于", "公司的公告"]) == "菲达环保关于公司的公告"
+    assert join_wrapped_lines(["これは", "ペンです"]) == "これはペンです"
 
 
 def test_lines_are_stripped_and_blank_lines_skipped():
@@ -38,7 +80,7 @@ def test_lines_are_stripped_and_blank_lines_skipped():
 
 def test_text_layer_and_ocr_joins_follow_the_same_rule():
     lines = ["good manage-", "ment of the fertil\u00ad", "iser", "the COVID-", "19 wave"]
-    expected = "good management of the fertiliser the COVID- 19 wave"
+    expected = "good management of the fertiliser the COVID-19 wave"
     assert join_wrapped_lines(lines) == expected
     assert join_lines(lines) == expected
     assert lines_to_text([text_line(t) for t in lines]) == expected

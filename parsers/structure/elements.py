@@ -107,10 +107,14 @@ def block_to_element(block: Block, page: int) -> Element | None:
     if block.kind == "caption":
         return Element(type=ElementType.caption, text=text, page=page, bbox=bbox)
     if block.kind == "list_item":
+        # An enumerator ("1.", "a)", "(iv)") is part of what the item says (a numbered step
+        # list must read as numbered): it stays in the text as printed; only a bullet glyph
+        # is stripped. Both are also in `data["marker"]`.
         marker, rest = split_marker(text)
+        is_bullet = marker is not None and not any(c.isalnum() for c in marker)
         return Element(
             type=ElementType.list_item,
-            text=rest or text,
+            text=(rest or text) if is_bullet else text,
             page=page,
             bbox=bbox,
             list_level=block.tag.get("list_level", 0),

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import re
 import statistics
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.chars import Segment, normalize_text
-from parsers.textlayer.text_joins import join_wrapped_lines
+from parsers.textlayer.text_joins import WrappedLine, join_wrapped_lines
 
 if TYPE_CHECKING:
     from parsers.textlayer.figures import FigureFound
@@ -47,6 +48,8 @@ class Line:
     bold: float
     text: str = ""
     tag: dict = field(default_factory=dict)
+    #: A space drawn after the line's last glyph (see `Segment.space_after`; None: unknown).
+    space_after: bool | None = None
 
     @property
     def height(self) -> float:
@@ -96,10 +99,13 @@ def is_monospace(line: "Line") -> bool:
 
 
 def segments_to_line(segments: list[Segment]) -> Line:
-    """One line from segments on the same baseline, left to right, joined by a space."""
+    """One line from segments on the same baseline, joined by a space: left to right, or
+    right to left when most of its letters are right-to-left script (`is_mostly_rtl`).
+    The line ends with a drawn space when its last segment in reading order does."""
     segments = sorted(segments, key=lambda s: s.x0)
     chars = sum(max(s.chars, 1) for s in segments)
-    text = " ".join(s.text for s in segments if s.text)
+    ordered = segments[::-1] if is_mostly_rtl(segments) else segments
+    text = " ".join(s.text for s in ordered if s.text)
     return Line(
         segments=segments,
         x0=min(s.x0 for s in segments),
@@ -109,7 +115,24 @@ def segments_to_line(segments: list[Segment]) -> Line:
         size=sum(s.size * max(s.chars, 1) for s in segments) / chars,
         bold=sum(s.bold * max(s.chars, 1) for s in segments) / chars,
         text=text,
+        space_after=ordered[-1].space_after,
     )
+
+
+def is_mostly_rtl(segments: list[Segment]) -> bool:
+    """More than half of the segments' letters are right-to-left (Unicode bidi R or AL)."""
+    if not any(segment.text and max(segment.text) >= "\u0590" for segment in segments):
+        return False  # the common case, decided without counting letters
+    letters = rtl = 0
+    for segment in segments:
+        if segment.text and max(segment.text) >= "\u0590":
+            for char in segment.text:
+                if char.isalpha():
+                    letters += 1
+                    rtl += unicodedata.bidirectional(char) in ("R", "AL")
+        else:
+            letters += sum(c.isalpha() for c in segment.text)
+    return rtl > letters / 2
 
 
 def segments_to_lines(segments: list[Segment]) -> list[Line]:
@@ -266,4 +289,4 @@ def _item_text_x(line: Line, marker_end: int) -> float:
 def lines_to_text(lines: list[Line]) -> str:
     """Lines joined into one paragraph (hyphenated line ends rejoined, see
     `text_joins.join_wrapped_lines`), NFKC-normalized."""
-    return normalize_text(join_wrapped_lines(line.text for line in lines))
+    return normalize_text(join_wrapped_lines(WrappedLine(line.text, line.space_after) for line in lines))

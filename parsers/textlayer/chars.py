@@ -38,8 +38,27 @@ from parsers.textlayer.frames import PageFrame, baseline_is_rotated
 
 #: A gap wider than this many font sizes ends a segment (columns, table cells).
 SEGMENT_GAP_EM = 0.8
-#: A gap wider than this many font sizes between two characters is a word space.
+#: A gap wider than this many font sizes between two characters is a word space, when the
+#: font's own space advance is unknown; otherwise half that advance is (`_space_gap_em`),
+#: held between `MIN_SPACE_GAP_EM` and this. Times has a 0.25 em space, so 0.125 em; a fixed
+#: 0.18 em glued "of|the" (0.148 em apart: the "f" advance is short) in 10-Ks set in Times.
 SPACE_GAP_EM = 0.18
+#: The lower bound of the space threshold (em): gaps inside words reach ~0.085 em in tightly
+#: set text (Corning's 10-K), so no font's space advance brings the threshold below this.
+MIN_SPACE_GAP_EM = 0.1
+#: pdfium's own space (a zero-width character it generates between two glyphs from the
+#: content stream's positioning and the font) is always a word break. A floor on the glyph
+#: gap (0.08 em) was tried: it glued italic words, whose glyph boxes overlap across the
+#: space ("to|fluctuations" in 3M's 10-K: the italic "f" starts 0.15 em before pdfium's
+#: space; "of|just" in Corning's). Checked against pdftotext on the 10-Ks, DA-619p, chelsea,
+#: layout-parser and eu-011/026 (first 15 pages): no word split by a generated space. Only
+#: when the font has a space glyph (`Char.space_width`): in code_and_formula's listing (a
+#: font without one, each glyph placed on its own) pdfium puts one in "console .log".
+#: A character this much smaller than the one before it (size ratio) whose baseline is at
+#: least `SUPERSCRIPT_RISE_EM` (of the larger size) higher starts a superscript: a token of its
+#: own ("2,557.2" + footnote "8", never "2,557.28"). The return to the base size ends it.
+SUPERSCRIPT_SIZE_RATIO = 0.85
+SUPERSCRIPT_RISE_EM = 0.2
 #: Devanagari glyph boxes overlap and leave odd gaps; demand a clearer gap there.
 DEVANAGARI_SPACE_GAP_EM = 0.45
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|-bd|,b$", re.IGNORECASE)
@@ -58,6 +77,10 @@ class Char:
     font: str
     rotated: bool
     is_space: bool
+    #: The font's space advance at this size, in points; 0.0 when unknown (no space glyph).
+    space_width: float = 0.0
+    #: A space pdfium inferred between two glyphs (zero width), not one the PDF draws.
+    generated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +97,10 @@ class StyleRun:
 @dataclass(slots=True)
 class Segment:
     """A horizontal run of characters; `size` is the mean font size in points,
-    `bold` the share of bold characters (0-1)."""
+    `bold` the share of bold characters (0-1). `space_after` is True when the PDF draws a
+    space after the last glyph (a line ending between two words), False when it does not
+    although the page draws such spaces after other segments, None when the page never
+    does (no evidence: Korean line joins, `text_joins`, need the difference)."""
 
     text: str
     x0: float
@@ -90,6 +116,7 @@ class Segment:
     #: The segment's first style run when its font changes inside it (a run-in heading:
     #: bold "Abstract." then body text on one baseline); None when it is one font throughout.
     lead: StyleRun | None = None
+    space_after: bool | None = None
 
     @property
     def width(self) -> float:
@@ -168,7 +195,9 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
         else:
             left, top, right, bottom = to_box(rect.left, rect.bottom, rect.right, rect.top)
         if code == 32 and right - left < 1e-3:
-            continue  # a space pdfium generated (zero width): geometry decides spaces here
+            # a space pdfium generated (zero width): evidence for `chars_to_segments`
+            chars.append(Char(" ", left, top, right, bottom, 0.0, False, "", False, True, 0.0, True))
+            continue
         if map_error(raw, index) == 1:
             # A glyph without a Unicode mapping (fpdf2 maps a shaped Devanagari cluster to
             # its first glyph): drop it, and let the previous character cover its width so
@@ -179,13 +208,13 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
         key = _text_object_address(raw_address, index)
         style = styles.get(key)
         if style is None:
-            size, bold, name, a, b, direction = _char_style(raw, index)
-            style = styles[key] = (size, bold, name, frame.is_rotated(a, b), direction)
+            size, bold, name, a, b, direction, space_width = _char_style(raw, index)
+            style = styles[key] = (size, bold, name, frame.is_rotated(a, b), direction, space_width)
         text = chr(code) if code < 0x110000 else "\ufffd"
         is_space = code == 32 or text.isspace()
         if style[3] and not is_space and style[4] is not None:
             sideways[style[4]] += 1
-        chars.append(Char(text, left, top, right, bottom, style[0], style[1], style[2], style[3], is_space))
+        chars.append(Char(text, left, top, right, bottom, style[0], style[1], style[2], style[3], is_space, style[5]))
     return chars, sideways
 
 
@@ -196,10 +225,10 @@ _text_object_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes
 )
 
 
-def _char_style(raw, index: int) -> tuple[float, bool, str, float, float, int | None]:
+def _char_style(raw, index: int) -> tuple[float, bool, str, float, float, int | None, float]:
     """(size in points, bold, font name, baseline direction a, b in user space, the
-    quarter turn (0/90/180/270) in which that baseline is upright, or None) of character
-    `index`'s text object."""
+    quarter turn (0/90/180/270) in which that baseline is upright, or None, the font's
+    space advance in points or 0.0) of character `index`'s text object."""
     matrix = pdfium_c.FS_MATRIX()
     pdfium_c.FPDFText_GetMatrix(raw, index, matrix)
     size = pdfium_c.FPDFText_GetFontSize(raw, index) * (math.hypot(matrix.c, matrix.d) or 1.0)
@@ -211,7 +240,31 @@ def _char_style(raw, index: int) -> tuple[float, bool, str, float, float, int | 
     bold = bool(_BOLD_NAME.search(name)) or weight >= 600 or bool(flags.value & _FORCE_BOLD_FLAG)
     a, b = matrix.a, matrix.b
     direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b)), None)
-    return size, bold, name, a, b, direction
+    return size, bold, name, a, b, direction, _space_advance(pdfium_c.FPDFText_GetTextObject(raw, index), size)
+
+
+def _space_advance(text_object, size: float) -> float:
+    """The advance of the space character in the text object's font at `size`, in points;
+    0.0 when the font has none or pdfium cannot tell."""
+    font = pdfium_c.FPDFTextObj_GetFont(text_object) if text_object else None
+    if not font:
+        return 0.0
+    width = ctypes.c_float()
+    if not pdfium_c.FPDFFont_GetGlyphWidth(font, 32, ctypes.c_float(size), ctypes.byref(width)):
+        return 0.0
+    return max(width.value, 0.0)
+
+
+def _space_gap_em(char: Char, size: float) -> float:
+    """The gap (em of `size`) over which two glyphs of `char`'s font are a word apart: half
+    the font's space advance, between `MIN_SPACE_GAP_EM` and `SPACE_GAP_EM`; `SPACE_GAP_EM`
+    when the advance is unknown or implausible (under 0.1 em or over 0.6 em: no real space
+    glyph, or a CJK full-width one)."""
+    space_em = char.space_width / size
+    if not 0.1 <= space_em <= 0.6:
+        return SPACE_GAP_EM
+    half = 0.5 * space_em
+    return MIN_SPACE_GAP_EM if half < MIN_SPACE_GAP_EM else (SPACE_GAP_EM if half > SPACE_GAP_EM else half)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -228,14 +281,19 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
     """Group characters into horizontal segments (see the module docstring).
 
     A character continues the current segment when it sits on the same baseline and
-    starts at most `SEGMENT_GAP_EM` after the previous one ends (and not far before it).
-    A space is inserted for a drawn space character or a gap over `SPACE_GAP_EM`.
+    starts at most `SEGMENT_GAP_EM` after the previous one ends (and not far before it);
+    in right-to-left script (bidi class R or AL, Arabic and Hebrew) the next character
+    sits to the *left* of the previous one, and the run keeps the content stream's
+    (logical) order. A space is inserted for a drawn space character, a gap over half
+    the font's space advance (`_space_gap_em`), a space pdfium generated (in a font with a
+    space glyph), and around a superscript (`_is_superscript`).
     """
     segments: list[Segment] = []
     rotated: list[Char] = []
     current: list[Char] = []
     entries: list[tuple[bool, Char]] = []  # (space before, char)
-    pending_space = False
+    pending_space = False  # a drawn space since `last`
+    pending_generated = False  # a space pdfium generated since `last`
     last: Char | None = None
     for char in chars:
         if char.rotated:
@@ -243,7 +301,10 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
                 rotated.append(char)
             continue
         if char.is_space:
-            pending_space = True
+            if char.generated:
+                pending_generated = True
+            else:
+                pending_space = True
             continue
         space = False
         if last is not None:
@@ -256,40 +317,73 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
             high = last.top if last.top > char.top else char.top
             last_height, height = last.bottom - last.top, char.bottom - char.top
             same_line = low - high > 0.5 * (last_height if last_height < height else height)
-            simple = text < "\u0300"  # Latin-1 and below: no combining marks, no Devanagari
+            simple = text < "\u0300"  # Latin-1 and below: no combining marks, no Devanagari, no RTL
             mark = not simple and _is_mark(text)
             devanagari = not simple and "\u0900" <= text <= "\u097f"
+            rtl = not (simple and last.text < "\u0300") and (_is_rtl(text) or _is_rtl(last.text))
             overlap_allowed = (1.0 if mark or devanagari else 0.5) * size
             shared_glyph = -0.5 < char.x0 - last.x0 < 0.5 and -0.5 < char.x1 - last.x1 < 0.5  # ligature "fi" -> f, i
-            if same_line and mark and (char.x0 + char.x1) / 2 < last.x0 - 0.1 * size:
+            if rtl and same_line and not -overlap_allowed <= gap <= SEGMENT_GAP_EM * size:
+                gap = last.x0 - char.x1  # the next glyph of a right-to-left run sits to the left
+            elif same_line and mark and (char.x0 + char.x1) / 2 < last.x0 - 0.1 * size:
                 # A combining sign drawn after later letters (e.g. a chandrabindu placed
                 # last): it belongs after the letter it sits on.
                 center = (char.x0 + char.x1) / 2
                 at = max((k for k, (_, c) in enumerate(entries) if c.x0 <= center), default=0)
                 entries.insert(at + 1, (False, char))
                 current.append(char)
-                pending_space = False
+                pending_space = pending_generated = False
                 continue
             if same_line and (shared_glyph or -overlap_allowed <= gap <= SEGMENT_GAP_EM * size):
-                threshold = DEVANAGARI_SPACE_GAP_EM if devanagari and _is_devanagari(last.text) else SPACE_GAP_EM
-                space = (pending_space or gap > threshold * size) and not shared_glyph and not mark
+                if devanagari and _is_devanagari(last.text):
+                    threshold = DEVANAGARI_SPACE_GAP_EM
+                else:
+                    threshold = _space_gap_em(char if char.size <= last.size else last, size)
+                space = (
+                    pending_space
+                    or gap > threshold * size
+                    or (pending_generated and (char.space_width > 0.0 or last.space_width > 0.0))
+                    or _is_superscript(char, last)
+                    or (_is_superscript(last, char) and text.isalnum())
+                ) and not (shared_glyph or mark)
             else:
-                segments.append(_entries_to_segment(current, entries))
+                segments.append(_entries_to_segment(current, entries, pending_space))
                 current, entries = [], []
         current.append(char)
         entries.append((space, char))
-        pending_space = False
+        pending_space = pending_generated = False
         last = char
     if current:
-        segments.append(_entries_to_segment(current, entries))
+        segments.append(_entries_to_segment(current, entries, pending_space))
+    if not any(segment.space_after for segment in segments):
+        for segment in segments:  # no evidence: this page never draws a space at a line end
+            segment.space_after = None
     segments.extend(rotated_chars_to_segments(rotated))
     return segments
 
 
-def _entries_to_segment(chars: list[Char], entries: list[tuple[bool, Char]]) -> Segment:
+@functools.lru_cache(maxsize=4096)
+def _is_rtl(text: str) -> bool:
+    """A right-to-left letter (Unicode bidi class R: Hebrew; AL: Arabic, Persian)."""
+    return text >= "\u0590" and unicodedata.bidirectional(text) in ("R", "AL")
+
+
+def _is_superscript(char: Char, base: Char) -> bool:
+    """`char` is set smaller than `base` (`SUPERSCRIPT_SIZE_RATIO`) with its baseline raised by
+    `SUPERSCRIPT_RISE_EM` of `base`'s size or more. The baseline is estimated as the loose
+    box's bottom less 0.2 of the size (pdfium's loose box spans the font's descent to its
+    ascent, about 0.2 em below the baseline to 0.8 em above)."""
+    if char.size >= SUPERSCRIPT_SIZE_RATIO * base.size:
+        return False
+    rise = (base.bottom - 0.2 * base.size) - (char.bottom - 0.2 * char.size)
+    return rise >= SUPERSCRIPT_RISE_EM * base.size
+
+
+def _entries_to_segment(chars: list[Char], entries: list[tuple[bool, Char]], space_after: bool) -> Segment:
     text = "".join([(" " + c.text) if space else c.text for space, c in entries]).strip()
     segment = _build_segment(chars, text)
     segment.lead = _lead_run(entries)
+    segment.space_after = space_after
     return segment
 
 

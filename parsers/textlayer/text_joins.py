@@ -8,31 +8,139 @@ layer (`chars.normalize_text`), nothing more on OCR text, which is already NFC.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 #: A line ending in one of these may end with a word broken across lines: the hyphen
 #: "-" and the soft hyphen U+00AD (a hyphenation point the producer marked as such).
 LINE_END_HYPHENS = ("-", "\u00ad")
+#: Prefixes that English writes with a hyphen before a word ("non-normal", "pre-tax"): a
+#: line-end hyphen after one of them is the compound's own, unless the joined spelling is
+#: a word ("re-" + "quired" -> "required").
+HYPHEN_PREFIXES = frozenset(
+    "anti co counter cross e ex inter intra mid multi non over post pre pro re self semi sub super "
+    "trans ultra un under well".split()
+)
+_SUFFIXES = ("s", "es", "ed", "d", "ing", "ly", "er", "ers", "ies")
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def join_wrapped_lines(lines: Iterable[str]) -> str:
-    """Lines joined with one space; a word hyphenated at a line end is rejoined.
+class WrappedLine(NamedTuple):
+    """One printed line: its text, and whether the PDF draws a space after its last glyph
+    (True), draws none although the page draws such spaces elsewhere (False), or tells
+    nothing (None, also every OCR line)."""
 
-    Each line is stripped of surrounding whitespace and blank lines are skipped. The
-    hyphen (or soft hyphen) ending the text so far is dropped and the next line glued
-    on when the hyphen follows a letter and the next line starts with a lower-case
-    letter: "manage-" + "ment of" -> "management of". Everything else keeps its hyphen
-    and gets a space: "COVID-" + "19" (a digit follows), "Yavatmal-" + "Ralegaon"
-    (a capital follows), "1800-" + "233" (a digit precedes). Scripts without case
-    (Devanagari) therefore never rejoin.
+    text: str
+    space_after: bool | None = None
+
+
+def join_wrapped_lines(lines: Iterable[str | WrappedLine]) -> str:
+    """Lines joined into one string; the separator at each line break is `_separator`'s.
+
+    Each line is stripped of surrounding whitespace and blank lines are skipped. A
+    hyphen inside a line is never touched.
     """
     text = ""
+    previous_space: bool | None = None
     for line in lines:
-        part = line.strip()
+        part, space_after = (line, None) if isinstance(line, str) else line
+        part = part.strip()
         if not part:
             continue
-        if text.endswith(LINE_END_HYPHENS) and len(text) > 1 and text[-2].isalpha() and part[:1].islower():
-            text = text[:-1] + part
+        if not text:
+            text = part
         else:
-            text = f"{text} {part}" if text else part
+            separator = _separator(text, part, previous_space)
+            text = (text[:-1] + part) if separator is None else f"{text}{separator}{part}"
+        previous_space = space_after
     return text
+
+
+def _separator(text: str, part: str, space_after: bool | None) -> str | None:
+    """What goes between `text` (ending a line) and `part` (the next line): " ", "", or None
+    for "drop the line-end hyphen and glue" (a word broken across lines).
+
+    - A line-end hyphen after a letter or digit, then a capital or a digit: the hyphen is
+      the word's own ("Non-" + "GAAP", "2013-" + "2014", "COVID-" + "19"): glued, kept.
+    - A line-end hyphen after a letter, then a lower-case letter: removed when the joined
+      spelling is a word, kept when the hyphenated one is a compound (`_is_broken_word`).
+    - Hangul to Hangul: no space when the page draws a space after the lines that end
+      between words and this line has none (a break inside a word: "확" + "진자").
+    - Han or kana on both sides: no space (those scripts put none between words).
+    """
+    last, first = text[-1], part[0]
+    if text.endswith(LINE_END_HYPHENS) and len(text) > 1 and text[-2].isalnum():
+        if first.isupper() or first.isdigit():
+            return "" if last == "-" else None  # a soft hyphen is only a break point
+        if first.islower():
+            if not text[-2].isalpha():
+                return "" if last == "-" else None  # "COVID-19-" + "related"
+            return None if last == "\u00ad" or _is_broken_word(text[:-1], part) else ""
+    if _is_hangul(last) and _is_hangul(first) and space_after is False:
+        return ""
+    if _is_han_or_kana(last) and _is_han_or_kana(first):
+        return ""
+    return " "
+
+
+def _is_broken_word(before: str, after: str) -> bool:
+    """Whether "before-" + "after" on two lines is one word broken by hyphenation (True) or
+    a hyphenated compound (False). Decided on the English lexicon (`_lexicon`) with the
+    parts as printed:
+
+    - the lexicon spells it with the hyphen ("forward-looking"): a compound;
+    - the joined spelling is a word (or a word plus an inflection): broken ("manage-ment");
+    - the part before already holds a hyphen ("year-on-" + "year"): a compound;
+    - the part before is a word, a known prefix or an acronym and the part after is a
+      word ("third-party", "non-normal", "FAA-approved"): a compound, as when unsure;
+    - the part before is a prefix alone ("pre-" + "connectorized"): a compound;
+    - neither part is a word ("fertil-" + "iser"): broken.
+    """
+    left_token = before.rsplit(None, 1)[-1]
+    if "-" in left_token or "\u2010" in left_token:
+        return False
+    left_match = _LETTERS.search(left_token[::-1])
+    right_match = _LETTERS.match(after)
+    if not left_match or not right_match:
+        return True
+    left, right = left_match.group()[::-1].lower(), right_match.group().lower()
+    if _is_word(f"{left}-{right}"):
+        return False
+    if _is_word(left + right):
+        return True
+    if left in HYPHEN_PREFIXES:
+        return False
+    left_is_word = _is_word(left) or (left_match.group().isupper() and len(left) > 1)
+    return not (left_is_word and _is_word(right))
+
+
+def _is_word(word: str) -> bool:
+    """In the lexicon as it is or without a regular inflection ("requirements", "applied")."""
+    words = _lexicon()
+    if word in words:
+        return True
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            if stem in words or (suffix == "ies" and stem + "y" in words) or stem + "e" in words:
+                return True
+    return False
+
+
+@functools.cache
+def _lexicon() -> frozenset[str]:
+    """English words, lower case, compounds with their hyphen (GCIDE, ~115,000 words with
+    inflected forms, from the `english-words` package). Loaded once, on the first hyphen that needs it (~0.15 s)."""
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["gcide"], lower=True))
+
+
+def _is_hangul(char: str) -> bool:
+    return "\uac00" <= char <= "\ud7a3"
+
+
+def _is_han_or_kana(char: str) -> bool:
+    return "\u3040" <= char <= "\u30ff" or "\u3400" <= char <= "\u4dbf" or "\u4e00" <= char <= "\u9fff"

@@ -1,0 +1,427 @@
+"""Text fidelity: does every word of a page's text layer reach an element, spelled as printed?
+
+Measures issue 12 ("Nothing lost, nothing glued") against pypdfium2's own text of each page
+(`get_text_range`), which is independent of the parser's character grouping.
+
+    python benchmarks/text_fidelity.py                          # corpus + every bench folder
+    python benchmarks/text_fidelity.py a.pdf --max-pages 40 --json out.json --examples 5
+
+Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measure_file` read PDFs):
+
+- Words: text NFKC-normalised and split on whitespace; zero-width marks and soft hyphens removed,
+  punctuation, symbols and private-use glyphs (Unicode P*, S*, Co) stripped from both ends of a
+  token; empty tokens are no words. Each Han or kana character is a word of its own (no spaces in
+  those scripts). No word boundary before a combining mark; words holding Devanagari compare by
+  their sorted characters (matra order in a text layer depends on the producer).
+- Lines of the text layer: a line whose last token ends in "-", U+00AD, U+0002 or U+FFFE (pdfium's
+  marks for a line-end hyphen; pdfium then drops the line break) is joined with the next line's
+  first token into one word `left + BREAK + right`, which the output must spell "left-right" or
+  "leftright", except that a compound (`is_compound_break`) must keep its hyphen. Korean: when a
+  page ends some Hangul lines with a drawn space (a break between words), its Hangul lines
+  without one break inside a word and are joined without a space ("확" + "진자").
+- Per page, the reference words are matched against the multiset of words of the page's elements:
+  element texts (titles, paragraphs, list items, captions, headers, footers, page numbers, rotated
+  text) and table cells; a table continued across pages serves every page it spans.
+- Every reference word left unmatched is LOST. Lost words are then explained, in this order, by
+  the output's extra words (those the text layer lacks), compared by `squeeze` (punctuation,
+  symbols and hyphens ignored, so "of“large" ~ "of" + "large"):
+  hyphen: a word whose hyphen is missing in an extra ("non-normal" -> "nonnormal");
+  glued: an extra made of 2-5 consecutive lost words ("ofthe"); its words stay lost, the token is
+      counted once in `glued`, and in `glued_fn` when one of its words is a function word;
+  split: a lost word equal to 2-4 consecutive extras (a space inside a word: "COVID- 19", "확 진자");
+  marker: a word found only in a list item's `data["marker"]` (not in the text a chunk embeds);
+  offpage: a word pypdfium2 reads outside the page's visible box (`get_text_bounded`);
+  dropped: the rest, text that reached no element at all.
+- Pages whose text layer the parser judged unusable (OCR'd, or emptied as glyph garbage in
+  "never" mode) are excluded (listed in `excluded_pages`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+DEFAULT_GLOBS = ("corpus/*.pdf", "bench/*/*.pdf")
+BREAK = "\ufffe"  # a line-end hyphen inside a reference word (pdfium's own mark for it)
+_FUNCTION_WORDS = (
+    "a an the of in on at to for from by with as if or and nor but not no is are was were be been it its "
+    "this that these those we our you your he she they their his her than then so into upon per"
+)
+FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
+_LINE_END_HYPHENS = ("-", "\u00ad", "\u0002", BREAK)
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"), None)
+_SPACE_BEFORE_MARK = re.compile(r"\s+(?=[\u0300-\u036f\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])")
+_LINES = re.compile(r"\r\n|\r|\n")
+_CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+_HANGUL_END, _HANGUL_START = re.compile(r"[\uac00-\ud7a3]$"), re.compile(r"^[\uac00-\ud7a3]")
+_HANGUL_SPACE_END = re.compile(r"[\uac00-\ud7a3][ \t]+$")
+
+
+def _is_edge_junk(char: str) -> bool:
+    """Punctuation, symbols and private-use glyphs (bullets of symbol fonts) are no word."""
+    category = unicodedata.category(char)
+    return category[0] in "PS" or category == "Co"
+
+
+def normalize_word(token: str) -> str:
+    """One token as a comparable word (see the module docstring); "" when nothing is left."""
+    token = unicodedata.normalize("NFKC", token).translate(_INVISIBLE)
+    start, end = 0, len(token)
+    while start < end and _is_edge_junk(token[start]):
+        start += 1
+    while end > start and _is_edge_junk(token[end - 1]):
+        end -= 1
+    word = token[start:end]
+    if any("\u0900" <= c <= "\u097f" for c in word):
+        return "".join(sorted(word))
+    return word
+
+
+def _prepare(text: str) -> str:
+    """NFKC, pdfium's U+0002 hyphen as `BREAK`, no space before a combining mark, and every
+    Han/kana character set apart as a word of its own (those scripts put no spaces)."""
+    text = unicodedata.normalize("NFKC", text).replace("\u0002", BREAK)
+    return _CJK.sub(r" \1 ", _SPACE_BEFORE_MARK.sub("", text))
+
+
+def output_words(text: str) -> list[str]:
+    """Words of parser output (no hyphen pairing: the parser has already joined its lines)."""
+    return [w for w in map(normalize_word, _prepare(text).split()) if w]
+
+
+def _join_korean_lines(lines: list[str]) -> list[str]:
+    """A producer that ends some Korean lines with a drawn space (a break between words) breaks
+    the lines without one inside a word ("확" / "진자"): those are joined without a space."""
+    if not any(_HANGUL_SPACE_END.search(line) for line in lines):
+        return lines
+    joined: list[str] = []
+    for line in lines:
+        if joined and _HANGUL_END.search(joined[-1]) and _HANGUL_START.match(line):
+            joined[-1] += line
+        else:
+            joined.append(line)
+    return joined
+
+
+def reference_words(text: str) -> list[str]:
+    """Words of a page's text layer in order, line-end hyphenation joined with `BREAK`."""
+    lines = [line.split() for line in _join_korean_lines(_LINES.split(_prepare(text)))]
+    lines = [line for line in lines if line]
+    tokens: list[str] = []
+    carry = ""
+    for index, line in enumerate(lines):
+        line = list(line)
+        if carry:
+            line[0] = carry + BREAK + line[0]
+            carry = ""
+        last = line[-1]
+        if index + 1 < len(lines) and last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum():
+            carry = line.pop().rstrip("".join(_LINE_END_HYPHENS))
+        tokens.extend(line)
+    return [w for w in map(_reference_word, tokens) if w]
+
+
+def _reference_word(token: str) -> str:
+    if BREAK not in token.strip(BREAK):
+        return normalize_word(token.replace(BREAK, "-"))
+    left, right = token.split(BREAK, 1)
+    left, right = normalize_word(left), normalize_word(right.replace(BREAK, ""))
+    return f"{left}{BREAK}{right}" if left and right else left or right
+
+
+def is_compound_break(word: str, compounds: set[str]) -> bool:
+    """A line-end hyphen that belongs to the word: the hyphenated spelling occurs inside a line
+    elsewhere in the document (`compounds`), or the part before it ends in a capital or a
+    digit ("FAA-" + "approved", "COVID-" + "19"). Without a lexicon other breaks are taken as
+    hyphenation, so hyphen loss is a lower bound."""
+    left, right = word.split(BREAK, 1)
+    return f"{left}-{right}" in compounds or left[-1:].isupper() or left[-1:].isdigit()
+
+
+def squeeze(word: str) -> str:
+    """A word without any punctuation, symbol or hyphen mark: the key under which glued, split
+    and de-hyphenated spellings are recognised ("of“large" ~ "of" + "large")."""
+    return "".join(c for c in word if c != BREAK and not _is_edge_junk(c))
+
+
+def _windows(words: list[str], low: int, high: int) -> dict[str, list[tuple[str, ...]]]:
+    """`squeeze` of `low`..`high` consecutive words -> the word tuples that make it."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for i in range(len(words)):
+        for k in range(low, high + 1):
+            part = tuple(words[i : i + k])
+            if len(part) < k or any(BREAK in w for w in part):
+                break
+            found.setdefault(squeeze("".join(part)), []).append(part)
+    return found
+
+
+#: The word lists of a `PageResult`: every lost word, then the buckets that explain them.
+CATEGORIES = ("lost", "dropped", "glued", "hyphen", "split", "marker", "offpage")
+
+
+@dataclass
+class PageResult:
+    words: int = 0
+    lost: list[str] = field(default_factory=list)
+    glued: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    hyphen: list[str] = field(default_factory=list)
+    split: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    marker: list[str] = field(default_factory=list)
+    offpage: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+
+
+class _Pool:
+    """The output words a page may draw on: its own, then those of tables spanning it."""
+
+    def __init__(self, own: Counter, shared: list[Counter]):
+        self.counters = [own, *shared]
+
+    def count(self, word: str) -> int:
+        return sum(c[word] for c in self.counters)
+
+    def take(self, *words: str) -> bool:
+        need = Counter(words)
+        if any(self.count(w) < n for w, n in need.items()):
+            return False
+        for word in words:
+            next(c for c in self.counters if c[word] > 0)[word] -= 1
+        return True
+
+
+def compare_page(
+    reference: list[str],
+    output: list[str],
+    *,
+    markers: list[str] = (),
+    offpage: list[str] = (),
+    shared: list[Counter] = (),
+    compounds: set[str] = frozenset(),
+) -> PageResult:
+    """Match one page's reference words against its output words (see the module docstring).
+
+    `output` is in reading order (used for `split`); `shared` counters (tables continued from
+    or onto this page) are consumed in place."""
+    pool = _Pool(Counter(output), list(shared))
+    result = PageResult(words=len(reference))
+    lost: list[str] = []
+    for word in reference:
+        if BREAK in word:
+            left, right = word.split(BREAK, 1)
+            if pool.take(f"{left}-{right}") or (not is_compound_break(word, compounds) and pool.take(left + right)):
+                continue
+        elif pool.take(word):
+            continue
+        lost.append(word)
+    extras = [w for w in dict.fromkeys([*output, *(w for counter in shared for w in counter)]) if pool.count(w)]
+    by_key: dict[str, list[str]] = {}
+    for word in extras:
+        by_key.setdefault(squeeze(word), []).append(word)
+    rest: list[str] = []
+    for word in lost:
+        hyphens = word.replace(BREAK, "-").count("-")
+        fewer = [e for e in by_key.get(squeeze(word), ()) if e.count("-") < hyphens and pool.count(e)]
+        if fewer and pool.take(fewer[0]):
+            result.hyphen.append(word)
+        else:
+            rest.append(word)
+    remaining = Counter(rest)
+    windows = _windows(reference, 2, 5)
+    for token in extras:
+        for parts in windows.get(squeeze(token), ()):
+            need = Counter(parts)
+            while pool.count(token) and all(remaining[w] >= n for w, n in need.items()):
+                pool.take(token)
+                remaining.subtract(need)
+                result.glued.append((token, parts))
+    out_windows = _windows(output, 2, 4)
+    for word in list(remaining.elements()):
+        parts = next((p for p in out_windows.get(squeeze(word), ()) if pool.take(*p)), None)
+        if parts:
+            remaining[word] -= 1
+            result.split.append((word, parts))
+    marker_pool, off_pool = Counter(markers), Counter(offpage)
+    for word in remaining.elements():
+        if marker_pool[word] > 0:
+            marker_pool[word] -= 1
+            result.marker.append(word)
+        elif off_pool[word] > 0:
+            off_pool[word] -= 1
+            result.offpage.append(word)
+        else:
+            result.dropped.append(word)
+    result.lost = lost
+    return result
+
+
+def glued_function_words(glued: list[tuple[str, tuple[str, ...]]]) -> int:
+    """Glued tokens with a function word among their parts ("ofthe", "ofregistrant")."""
+    return sum(1 for _, parts in glued if any(p.casefold() in FUNCTION_WORDS for p in parts))
+
+
+def inline_compounds(pages: list[list[str]]) -> set[str]:
+    """Hyphenated words printed inside a line anywhere in the document ("non-normal")."""
+    return {w for words in pages for w in words if BREAK not in w and "-" in w.strip("-")}
+
+
+def document_outputs(document, page_count: int) -> tuple[list[list[str]], list[list[str]], list[list[Counter]]]:
+    """Per page (index 0 = page 1): output words in reading order, list-marker words, and the
+    shared counters of tables spanning several pages."""
+    words: list[list[str]] = [[] for _ in range(page_count)]
+    markers: list[list[str]] = [[] for _ in range(page_count)]
+    shared: list[list[Counter]] = [[] for _ in range(page_count)]
+    for element in document.elements:
+        if element.rows is not None:
+            text = "\n".join(cell for row in element.rows for cell in row)
+        else:
+            text = element.text
+        found = output_words(text)
+        last = element.page_end or element.page
+        if last > element.page:
+            counter = Counter(found)
+            for page in range(element.page, min(last, page_count) + 1):
+                shared[page - 1].append(counter)
+        elif element.page <= page_count:
+            words[element.page - 1].extend(found)
+        extra = element.data.get("extra") if isinstance(element.data.get("extra"), dict) else {}
+        marker = element.data.get("marker") or extra.get("marker")
+        if marker and element.page <= page_count:
+            markers[element.page - 1].extend(output_words(str(marker)))
+    return words, markers, shared
+
+
+def read_text_layer(path: str) -> tuple[list[str], list[str]]:
+    """Per page: pypdfium2's whole text, and the words it reads only outside the visible box."""
+    import pypdfium2 as pdfium
+
+    texts, outside = [], []
+    document = pdfium.PdfDocument(path)
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            textpage = page.get_textpage()
+            text = textpage.get_text_range()
+            left, bottom, right, top = page.get_bbox()
+            inside = Counter(reference_words(textpage.get_text_bounded(left, bottom, right, top)))
+            outside.append(" ".join((Counter(reference_words(text)) - inside).elements()))
+            texts.append(text)
+            textpage.close()
+            page.close()
+    finally:
+        document.close()
+    return texts, outside
+
+
+def first_pages_copy(path: str, max_pages: int) -> str | None:
+    """A temporary PDF of the first `max_pages` pages, or None when the file is not longer."""
+    import pypdfium2 as pdfium
+
+    source = pdfium.PdfDocument(path)
+    try:
+        if not max_pages or len(source) <= max_pages:
+            return None
+        cut = pdfium.PdfDocument.new()
+        cut.import_pages(source, list(range(max_pages)))
+        handle, tmp = tempfile.mkstemp(suffix=".pdf")
+        os.close(handle)
+        cut.save(tmp)
+        cut.close()
+        return tmp
+    finally:
+        source.close()
+
+
+def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
+    """Parse `path` once (OCR off) and compare every text-layer page with its elements."""
+    from parsers import parse_pdf
+
+    cut = first_pages_copy(path, max_pages)
+    try:
+        document = parse_pdf(cut or path, {"ocr": {"mode": "never"}})
+        texts, outside = read_text_layer(cut or path)
+    finally:
+        if cut:
+            os.unlink(cut)
+    count = len(texts)
+    reference = [reference_words(t) for t in texts]
+    compounds = inline_compounds(reference)
+    words, markers, shared = document_outputs(document, count)
+    totals = Counter()
+    samples: dict[str, list] = {k: [] for k in CATEGORIES[1:]}
+    excluded = []
+    for index, info in enumerate(document.pages[:count]):
+        if info.text_source.value == "ocr" or (info.text_source.value == "empty" and info.ocr_reason):
+            excluded.append(index + 1)
+            continue
+        offpage = output_words(outside[index])
+        result = compare_page(reference[index], words[index], markers=markers[index], offpage=offpage,
+                              shared=shared[index], compounds=compounds)  # fmt: skip
+        totals.update({k: len(getattr(result, k)) for k in CATEGORIES})
+        totals.update(pages=1, words=result.words, glued_fn=glued_function_words(result.glued))
+        for key, found in samples.items():
+            for item in getattr(result, key)[: max(examples - len(found), 0)]:
+                shown = item if isinstance(item, str) else f"{item[0]} <- {' '.join(item[1])}"
+                found.append([index + 1, shown.replace(BREAK, "-")])
+    row = {"file": str(path), "excluded_pages": excluded}
+    row.update({k: totals[k] for k in ("pages", "words", "glued_fn", *CATEGORIES)})
+    row["lost_pct"] = round(100 * totals["lost"] / totals["words"], 2) if totals["words"] else 0.0
+    row["examples"] = samples
+    return row
+
+
+COLUMNS = ("pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn", "hyphen", "split", "marker", "offpage")
+
+
+def format_rows(rows: list[dict]) -> str:
+    """A Markdown table, one row per file and a total row."""
+    lines = ["| file | " + " | ".join(COLUMNS) + " |", "|---" * (len(COLUMNS) + 1) + "|"]
+    total = Counter()
+    for row in rows:
+        name = Path(row["file"]).parent.name + "/" + Path(row["file"]).name
+        lines.append(f"| {name} | " + " | ".join(str(row[c]) for c in COLUMNS) + " |")
+        total.update({c: row[c] for c in COLUMNS if c != "lost_pct"})
+    total["lost_pct"] = round(100 * total["lost"] / total["words"], 2) if total["words"] else 0.0
+    lines.append("| **total** | " + " | ".join(str(total[c]) for c in COLUMNS) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="*", help="PDF files (default: ../shared/corpus and ../shared/bench/*)")
+    parser.add_argument("--max-pages", type=int, default=0, help="only the first N pages of longer files (0 = all)")
+    parser.add_argument("--json", help="write the per-file results (with examples) to this file")
+    parser.add_argument("--examples", type=int, default=0, help="print this many examples per category and file")
+    args = parser.parse_args(argv)
+    rows = []
+    defaults = [str(p) for pattern in DEFAULT_GLOBS for p in sorted(SHARED.glob(pattern))]
+    for path in args.paths or defaults:
+        try:
+            row = measure_file(path, args.max_pages, max(args.examples, 10))
+        except Exception as error:  # noqa: BLE001 - one unreadable file must not stop the measurement
+            print(f"{path}: {type(error).__name__}: {error}", file=sys.stderr)
+            continue
+        rows.append(row)
+        shown = {k: v[: args.examples] for k, v in row["examples"].items() if v and args.examples}
+        if shown:
+            print(f"{path}: {json.dumps(shown, ensure_ascii=False)}", file=sys.stderr)
+    print(format_rows(rows))
+    if args.json:
+        report = {"max_pages": args.max_pages, "files": rows}
+        Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""The pure functions of benchmarks/text_fidelity.py (issue 12's measurement), on hand-made text."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "text_fidelity.py"
+
+
+@pytest.fixture(scope="module")
+def tf():
+    spec = importlib.util.spec_from_file_location("text_fidelity", _PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+def compare(tf, layer: str, output: str, **kwargs):
+    return tf.compare_page(tf.reference_words(layer), tf.output_words(output), **kwargs)
+
+
+def test_words_are_normalised(tf):
+    assert tf.reference_words("“Hello,” (world) — ﬁne $ 1,234.5%") == ["Hello", "world", "fine", "1,234.5"]
+
+
+def test_identical_text_loses_nothing(tf):
+    result = compare(tf, "The cat sat\r\non the mat.", "The cat sat on the mat.")
+    assert result.words == 6 and result.lost == [] and result.glued == []
+
+
+def test_a_missing_word_is_lost_and_dropped(tf):
+    result = compare(tf, "Against 977,228,788\r\nFor 19,718,780", "Against For 19,718,780")
+    assert result.lost == ["977,228,788"]
+    assert result.dropped == ["977,228,788"]
+
+
+def test_glued_function_word_is_lost_and_counted_as_glued(tf):
+    result = compare(tf, "the name of the registrant", "the name ofthe registrant")
+    assert sorted(result.lost) == ["of", "the"]  # glued words are lost words ...
+    assert result.glued == [("ofthe", ("of", "the"))]  # ... counted once more, apart
+    assert tf.glued_function_words(result.glued) == 1
+    assert result.dropped == []
+
+
+def test_glue_through_punctuation_and_content_words(tf):
+    result = compare(tf, "sales to retailers, jobbers and", "sales to retailers,jobbers and")
+    assert [token for token, _ in result.glued] == ["retailers,jobbers"]
+    assert tf.glued_function_words(result.glued) == 0
+
+
+def test_line_end_hyphenation_is_not_lost(tf):
+    for layer in ("a hyphen-\r\nated word", "a hyphen\ufffeated word", "a hyphen\u0002\r\nated word"):
+        assert compare(tf, layer, "a hyphenated word").lost == []
+        assert compare(tf, layer, "a hyphen-ated word").lost == []
+
+
+def test_compound_keeps_its_hyphen(tf):
+    inline = compare(tf, "a non-normal value", "a nonnormal value")
+    assert inline.hyphen == ["non-normal"] and inline.lost == ["non-normal"]
+    capital = compare(tf, "is FAA-\r\napproved today", "is FAAapproved today")
+    assert capital.hyphen == ["FAA\ufffeapproved"]
+    seen_inline = tf.inline_compounds([tf.reference_words("a dual-encoder model")])
+    at_line_end = compare(tf, "the dual-\r\nencoder", "the dualencoder", compounds=seen_inline)
+    assert len(at_line_end.hyphen) == 1
+    assert compare(tf, "the dual-\r\nencoder", "the dualencoder").hyphen == []  # no evidence: hyphenation
+
+
+def test_space_inserted_inside_a_word_is_split(tf):
+    result = compare(tf, "COVID-\r\n19 cases", "COVID- 19 cases")
+    assert [word for word, _ in result.split] == ["COVID\ufffe19"]
+
+
+def test_korean_line_break_inside_a_word(tf):
+    layer = "국내 확\r\n진자는 9,661명, 발생 \r\n즉시"
+    assert tf.reference_words(layer) == ["국내", "확진자는", "9,661명", "발생", "즉시"]
+    result = compare(tf, layer, "국내 확 진자는 9,661명, 발생 즉시")
+    assert result.split == [("확진자는", ("확", "진자는"))]
+
+
+def test_han_characters_are_words_of_their_own(tf):
+    assert tf.output_words("ZOq5年年度") == ["ZOq5", "年", "年", "度"]
+
+
+def test_list_marker_kept_only_in_data_is_counted_apart(tf):
+    result = compare(tf, "1. Call to order", "Call to order", markers=tf.output_words("1."))
+    assert result.marker == ["1"] and result.dropped == []
+
+
+def test_words_outside_the_visible_page_are_offpage(tf):
+    result = compare(tf, "Seen words\r\nHidden spread", "Seen words", offpage=["Hidden", "spread"])
+    assert sorted(result.offpage) == ["Hidden", "spread"] and result.dropped == []
+
+
+def test_a_table_spanning_pages_serves_both_pages(tf):
+    shared = Counter(tf.output_words("Revenue 10 Cost 4"))
+    first = compare(tf, "Revenue 10", "", shared=[shared])
+    second = compare(tf, "Cost 4", "", shared=[shared])
+    assert first.lost == [] and second.lost == []
