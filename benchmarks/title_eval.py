@@ -3,9 +3,10 @@
     python benchmarks/title_eval.py GOLDEN --db DB [--strategies structure,recursive,fixed]
 
 For each strategy (default chunk settings) the children of every stored document are indexed
-twice: as `ingest search` indexes them today (heading path, body), and with the document's
-name (file stem words and stored title, e.g. "VERIZON 2021 10K") added in front of the heading
-path, which is what a third, low-weight FTS column would add. Every question is then searched
+three ways: bm25 over (heading path, body) alone; with the document's name (file stem words and
+stored title, e.g. "VERIZON 2021 10K") added in front of the heading path, which is what a
+third FTS column would add; and with `ingest search`'s document-name boost
+(`storage.search.name_matches`). Every question is then searched
 over ALL documents (its `doc` is not used to restrict the search) and a hit must come from the
 question's own document (and cover an evidence page / hold the phrases as `ingest eval` scores
 it). Prints one Markdown row per variant and strategy. Figures and the decision:
@@ -32,6 +33,9 @@ from storage.schema import FTS_TOKENIZE  # noqa: E402
 from storage.search import ChunkIndex  # noqa: E402
 
 
+VARIANTS = ("bm25 only", "name in heading column", "name boost")
+
+
 def document_name(document) -> str:
     """File stem with separators as spaces, then the stored title: what a name column would hold."""
     stem = re.sub(r"[_\-.]+", " ", PurePath(document.source_path).stem)
@@ -50,15 +54,18 @@ def main(argv: list[str] | None = None) -> int:
     items = [item for item in items if item.line not in {s.line for s in skipped}]
     tokenize = stored_fts_tokenize(args.db, default=FTS_TOKENIZE)
     counter = tiktoken_counter("cl100k_base")
-    print("| name indexed | strategy | hit@1 | hit@4 | hit@10 | budget |")
+    print("| variant | strategy | hit@1 | hit@4 | hit@10 | budget |")
     print("|---|---|---:|---:|---:|---:|")
     for strategy in args.strategies.split(","):
         chunked = {doc_id: chunk_document(doc, {"strategy": strategy}, counter) for doc_id, doc in documents.items()}
-        for with_name in (False, True):
+        for variant in VARIANTS:
+            with_name = variant == "name in heading column"
             found: dict[str, tuple[str, object]] = {}
             with ChunkIndex(tokenize) as index:
                 for doc_id, chunks in chunked.items():
                     name = document_name(documents[doc_id])
+                    if variant == "name boost":
+                        index.name_scope(doc_id, documents[doc_id].title, documents[doc_id].source_path)
                     rows = []
                     for chunk in chunks:
                         if chunk.kind != "child":
@@ -84,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                     budget += score.budget_hit
             n = len(items)
             print(
-                f"| {'yes' if with_name else 'no'} | {strategy} | {ranks[1] / n:.2f} | {ranks[4] / n:.2f} | "
+                f"| {variant} | {strategy} | {ranks[1] / n:.2f} | {ranks[4] / n:.2f} | "
                 f"{ranks[10] / n:.2f} | {budget / n:.2f} |",
                 flush=True,
             )
