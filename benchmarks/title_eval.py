@@ -32,7 +32,6 @@ from storage.evals import load_stored_documents, stored_fts_tokenize  # noqa: E4
 from storage.schema import FTS_TOKENIZE  # noqa: E402
 from storage.search import ChunkIndex  # noqa: E402
 
-
 VARIANTS = ("bm25 only", "name in heading column", "name boost")
 
 

@@ -232,7 +232,8 @@ def _lookalike_spec(crop: str, shift: int) -> dict:
     """A manual whose pest section is the same in both crops: the same sentences, the same 11-row
     dose table (rows rotated, so the whitefly dose differs in place, not in words)."""
     pests = LOOKALIKE_PESTS[shift:] + LOOKALIKE_PESTS[:shift]
-    rows = [[pest, product, f"{dose} per litre", "Spray at ETL; repeat after 15 days if needed"] for pest, product, dose in pests]
+    notes = "Spray at ETL; repeat after 15 days if needed"
+    rows = [[pest, product, f"{dose} per litre", notes] for pest, product, dose in pests]
     return {
         "file": f"{crop.lower()}_manual.pdf",
         "title": f"{crop} Crop Manual",
@@ -293,7 +294,8 @@ def test_the_document_named_in_the_question_ranks_first_among_look_alike_manuals
     row = "| Whitefly | Pyriproxyfen 10 EC | 2 ml per litre |"
     cotton_dose = [i for i, hit in enumerate(hits) if "cotton_manual" in hit["source_path"] and row in hit["text"]]
     soybean_dose = [i for i, hit in enumerate(hits) if "soybean_manual" in hit["source_path"] and row in hit["text"]]
-    assert cotton_dose and all(cotton_dose[0] < i for i in soybean_dose), [(h["source_path"], h["text"][:90]) for h in hits]
+    shown = [(hit["source_path"], hit["text"][:90]) for hit in hits]
+    assert cotton_dose and all(cotton_dose[0] < i for i in soybean_dose), shown
     parents = _cli_search(lookalike_db, question, "--k", "1", "--parents")
     assert "cotton_manual" in parents[0]["source_path"] and "| Whitefly | Pyriproxyfen 10 EC |" in parents[0]["text"]
     scoped = _cli_search(lookalike_db, question, "--k", "4", "--where", "d.source_path LIKE '%soybean%'")
