@@ -11,6 +11,10 @@ and its body, weighted HEADING_WEIGHT : BODY_WEIGHT. The tokenizer (FTS_TOKENIZE
 `storage.schema`) stems English with `porter`. Both choices were measured with `ingest eval`
 on the fixtures' golden set and FinanceBench dev; the figures are in docs/search.md.
 
+Document names: a search over several documents multiplies the bm25 of a document's chunks by
+1 + NAME_BOOST per question word naming it (its title's or file stem's words), because bm25
+alone gives a document's name no weight when half the index carries it (docs/search.md).
+
 Only child chunks are searched (the retrieval units; a section that fits in one child is one
 child without a parent). `parents=True` replaces each ranked child by its parent section,
 keeping the rank of the section's best child, as `ingest eval`'s parent expansion does.
