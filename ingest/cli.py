@@ -542,9 +542,15 @@ def unlock(db: str = DbOption) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
+GOLDEN_HELP = (
+    "Golden set: JSONL lines {question, must_contain?, pages?, doc?, kind?, note?}; must_contain "
+    "and/or pages (evidence pages, 1-based) are required; with pages, a hit must cover one."
+)
+
+
 @app.command("eval")
 def eval_command(
-    golden: Path = typer.Argument(..., help="Golden set: JSONL lines {question, must_contain, doc?, kind?}."),
+    golden: Path = typer.Argument(..., help=GOLDEN_HELP),
     db: str = DbOption,
     config: Optional[Path] = ConfigOption,
     strategies: str = typer.Option(

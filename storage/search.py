@@ -11,6 +11,10 @@ and its body, weighted HEADING_WEIGHT : BODY_WEIGHT. The tokenizer (FTS_TOKENIZE
 `storage.schema`) stems English with `porter`. Both choices were measured with `ingest eval`
 on the fixtures' golden set and FinanceBench dev; the figures are in docs/search.md.
 
+Document names: a search over several documents multiplies the bm25 of a document's chunks by
+1 + NAME_BOOST per question word naming it (its title's or file stem's words), because bm25
+alone gives a document's name no weight when half the index carries it (docs/search.md).
+
 Only child chunks are searched (the retrieval units; a section that fits in one child is one
 child without a parent). `parents=True` replaces each ranked child by its parent section,
 keeping the rank of the section's best child, as `ingest eval`'s parent expansion does.
@@ -20,8 +24,8 @@ from __future__ import annotations
 
 import sqlite3
 import unicodedata
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path, PurePath
 
 from sqlalchemy.engine import make_url
 
@@ -39,6 +43,11 @@ HEADING_WEIGHT = 1.0
 BODY_WEIGHT = 1.0
 #: Child chunks fetched per search when parents are expanded (several children share a parent).
 PARENT_DEPTH_FACTOR = 10
+#: Document-name boost: a chunk's bm25 score is multiplied by 1 + NAME_BOOST x (question words
+#: that name its document, see `name_matches`). Only when the search spans several documents;
+#: candidates are the NAME_DEPTH best by bm25 alone. Measured in docs/search.md.
+NAME_BOOST = 0.5
+NAME_DEPTH = 200
 
 ENGLISH_STOPWORDS = frozenset(
     """
@@ -119,6 +128,40 @@ def question_to_match(question: str) -> str | None:
     return terms_to_match(terms) if terms else None
 
 
+def document_name_words(title: str | None, source_path: str | None) -> frozenset[str]:
+    """The words that name a document: its title's and its file stem's, case-folded, stop words out
+    (`VERIZON_2021_10K.pdf`, title "UNITED STATES SECURITIES ..." -> verizon, 2021, 10k, united, ...)."""
+    stem = PurePath(source_path).stem if source_path else ""
+    return frozenset(question_to_terms(f"{title or ''} {stem.replace('_', ' ')}")) - {""}
+
+
+def name_matches(terms: Sequence[str], names: Mapping[str, frozenset[str]]) -> dict[str, int]:
+    """Per document, how many question terms name it. A term found in every document's name
+    (e.g. "manual" in a folder of manuals) names none; a term matches a name word when equal,
+    or when one is a prefix of the other and the shorter has at least 4 letters (plurals)."""
+
+    def hit(term: str, words: frozenset[str]) -> bool:
+        return any(
+            term == word or min(len(term), len(word)) >= 4 and (term.startswith(word) or word.startswith(term))
+            for word in words
+        )
+
+    counts = {doc: 0 for doc in names}
+    for term in terms:
+        named = [doc for doc, words in names.items() if hit(term, words)]
+        if len(named) < len(names):
+            for doc in named:
+                counts[doc] += 1
+    return counts
+
+
+def boost_by_name(scored: Sequence[tuple[str, str, float]], matches: Mapping[str, int]) -> list[tuple[str, float]]:
+    """`(key, document, bm25)` rows, best first, re-ranked by bm25 x (1 + NAME_BOOST x name matches)
+    (bm25 is negative, lower is better; the sort is stable, so ties keep bm25 order)."""
+    boosted = [(key, score * (1 + NAME_BOOST * matches.get(doc, 0))) for key, doc, score in scored]
+    return sorted(boosted, key=lambda row: row[1])
+
+
 def bm25_expression(
     table: str, unindexed_columns: int = 0, weights: tuple[float, float] = (HEADING_WEIGHT, BODY_WEIGHT)
 ) -> str:
@@ -140,6 +183,7 @@ class ChunkIndex:
     def __init__(self, tokenize: str = FTS_TOKENIZE, weights: tuple[float, float] = (HEADING_WEIGHT, BODY_WEIGHT)):
         self.tokenize = tokenize
         self.weights = weights
+        self.names: dict[str, frozenset[str]] = {}
         self._db = sqlite3.connect(":memory:")
         quoted = "'" + tokenize.replace("'", "''") + "'"
         try:
@@ -156,23 +200,33 @@ class ChunkIndex:
         with self._db:
             self._db.executemany("INSERT INTO chunk_fts(key, scope, heading_path, body) VALUES (?, ?, ?, ?)", rows)
 
+    def name_scope(self, scope: str, title: str | None, source_path: str | None) -> None:
+        """Give a scope (a document) its name, for the document-name boost of unscoped searches."""
+        self.names[scope] = document_name_words(title, source_path)
+
     def search(self, question: str, limit: int, scope: str | None = None) -> list[tuple[str, float]]:
-        """The `limit` best `(key, score)` rows for `question`, best first (bm25 ascending; ties by insertion)."""
-        match = question_to_match(question)
-        if match is None:
+        """The `limit` best `(key, score)` rows for `question`, best first (bm25 ascending; ties by insertion);
+        without `scope`, over named scopes, re-ranked by the document-name boost as `search_chunks` does."""
+        terms = question_to_terms(question)
+        if not terms:
             return []
+        match = terms_to_match(terms)
+        boost = scope is None and len(self.names) > 1
         rank = bm25_expression("chunk_fts", 2, self.weights)
-        sql = f"SELECT key, {rank} AS score FROM chunk_fts WHERE chunk_fts MATCH ?"
+        sql = f"SELECT key, scope, {rank} AS score FROM chunk_fts WHERE chunk_fts MATCH ?"
         params: list[object] = [match]
         if scope is not None:
             sql += " AND scope = ?"
             params.append(scope)
         sql += " ORDER BY score, rowid LIMIT ?"
-        params.append(limit)
+        params.append(max(limit, NAME_DEPTH) if boost else limit)
         try:
-            return self._db.execute(sql, params).fetchall()
+            rows = self._db.execute(sql, params).fetchall()
         except sqlite3.Error as error:  # quoted terms never fail; if they do, say what was sent
             raise QueryError(f"FTS5 rejected the query {match!r} built from {question!r}: {error}") from error
+        if not boost:
+            return [(key, score) for key, _, score in rows]
+        return boost_by_name(rows, name_matches(terms, self.names))[:limit]
 
     def close(self) -> None:
         self._db.close()
@@ -215,10 +269,12 @@ def search_chunks(
         open_readonly_sqlite(path)  # raises the usual "no database at ..." StorageError
     with open_database(db) as database:  # migrates an older file, so chunks_fts has today's columns
         document_id = _resolve_document(database, doc) if doc else None
-    match = question_to_match(question)
-    if match is None:
+    terms = question_to_terms(question)
+    if not terms:
         return []
+    match = terms_to_match(terms)
     depth = k * PARENT_DEPTH_FACTOR if parents else k
+    boost = document_id is None
     sql = (
         f"SELECT {_HIT_COLUMNS}, {bm25_expression('chunks_fts')} AS score "
         "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id "
@@ -231,10 +287,12 @@ def search_chunks(
     if where:
         sql += f" AND ({where})"
     sql += " ORDER BY score, c.id LIMIT ?"
-    params.append(depth)
+    params.append(max(depth, NAME_DEPTH) if boost else depth)
     connection = open_readonly_sqlite(path)
     try:
         rows = connection.execute(sql, params).fetchall()
+        if boost:
+            rows = _boosted_rows(connection, rows, terms)[:depth]
         hits = _rows_to_hits(connection, rows, k, parents)
     except (sqlite3.Error, sqlite3.Warning) as error:
         what = f"the --where condition {where!r}" if where else f"the query {match!r}"
@@ -242,6 +300,21 @@ def search_chunks(
     finally:
         connection.close()
     return hits
+
+
+def _boosted_rows(connection: sqlite3.Connection, rows: list[tuple], terms: Sequence[str]) -> list[tuple]:
+    """Rows re-ranked by the document-name boost over every stored document's name (score replaced)."""
+    names = {
+        doc: document_name_words(title, source)
+        for doc, title, source in connection.execute(
+            "SELECT id, title, source_path FROM documents WHERE status = 'ok'"
+        ).fetchall()
+    }
+    if len(names) < 2:
+        return rows
+    by_key = {row[0]: row for row in rows}
+    ranked = boost_by_name([(row[0], row[2], row[-1]) for row in rows], name_matches(terms, names))
+    return [by_key[key][:-1] + (score,) for key, score in ranked]
 
 
 def _resolve_document(database: Database, doc: str) -> str:

@@ -156,6 +156,7 @@ def chunk_settings(draw):
         overlap_tokens=overlap,
         parent_max_tokens=parent,
         embedding_limit=draw(st.integers(16, 400)),
+        table_max_tokens=draw(st.one_of(st.none(), st.integers(30, 300))),
     )
 
 

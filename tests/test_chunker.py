@@ -257,6 +257,26 @@ def test_split_table_repeats_header_and_caption_and_keeps_each_row_whole(limit):
     assert chunks
 
 
+def test_table_max_tokens_cuts_a_table_that_fits_the_child_limit_into_row_groups_apart_from_prose():
+    intro = para("Mix the dose below in one litre of water and spray in the evening.")
+    document = doc(title("Pests"), intro, table(DOSES, caption="Table 2: Doses"))
+    whole = children(chunk_document(document, None, CL100K))
+    assert len(whole) == 1 and "Mix the dose" in whole[0].body and "Thrips" in whole[0].body
+    config = {"table_max_tokens": 60, "overlap_tokens": 0}
+    pieces = [c for c in children(chunk_document(document, config, CL100K)) if "table" in c.element_types]
+    assert len(pieces) > 1
+    for piece in pieces:
+        assert piece.body.split("\n")[:3] == ["Table 2: Doses", "| Pest | Insecticide | Dose |", "| --- | --- | --- |"]
+        assert piece.text.startswith("Cotton manual / Pests\n\n") and piece.token_count <= 60
+    assert sorted(r for p in pieces for r in p.metadata["table_rows"]) == [0, 1, 2, 3]
+    check(document, chunk_document(document, config, CL100K), ChunkSettings(**config))
+
+
+def test_table_max_tokens_never_raises_the_child_limit():
+    assert ChunkSettings(child_max_tokens=200, table_max_tokens=500).table_limit == 200
+    assert ChunkSettings(child_max_tokens=200).table_limit == 200
+
+
 def test_row_too_long_alone_is_split_by_cells_keeping_the_row_label():
     long_note = " ".join(["Spray in the evening and never during flowering to protect the bees."] * 6)
     rows = [["Pest", "Dose", "Notes"], ["Whitefly", "2 ml per litre", long_note]]

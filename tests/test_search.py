@@ -208,3 +208,111 @@ def test_a_schema_2_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tm
     assert rows == [[2, None, 0], [3, None, 1]]
     assert api.query(str(path), "SELECT chunk_count FROM documents").rows == [[2]]
     assert api.query(str(path), "SELECT value FROM meta WHERE key = 'schema_version'").rows == [[str(SCHEMA_VERSION)]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Look-alike documents (issue 15): two manuals with the same dose-table layout.
+
+LOOKALIKE_PESTS = [
+    ("Whitefly", "Pyriproxyfen 10 EC", "2 ml"),
+    ("Aphids", "Flonicamid 50 WG", "0.3 g"),
+    ("Jassids", "Acetamiprid 20 SP", "0.2 g"),
+    ("Thrips", "Fipronil 5 SC", "1.5 ml"),
+    ("Mealybug", "Profenofos 50 EC", "2 ml"),
+    ("Red spider mite", "Spiromesifen 22.9 SC", "1 ml"),
+    ("Leaf miner", "Chlorantraniliprole 18.5 SC", "0.3 ml"),
+    ("Stem fly", "Thiamethoxam 25 WG", "0.4 g"),
+    ("Girdle beetle", "Triazophos 40 EC", "1.6 ml"),
+    ("Semilooper", "Emamectin benzoate 5 SG", "0.4 g"),
+    ("Tobacco caterpillar", "Spinetoram 11.7 SC", "0.9 ml"),
+]
+
+
+def _lookalike_spec(crop: str, shift: int) -> dict:
+    """A manual whose pest section is the same in both crops: the same sentences, the same 11-row
+    dose table (rows rotated, so the whitefly dose differs in place, not in words)."""
+    pests = LOOKALIKE_PESTS[shift:] + LOOKALIKE_PESTS[:shift]
+    notes = "Spray at ETL; repeat after 15 days if needed"
+    rows = [[pest, product, f"{dose} per litre", notes] for pest, product, dose in pests]
+    return {
+        "file": f"{crop.lower()}_manual.pdf",
+        "title": f"{crop} Crop Manual",
+        "language": "en",
+        "blocks": [
+            {"type": "title", "text": f"{crop} Crop Manual"},
+            {"type": "paragraph", "text": f"This manual is for {crop.lower()} growers of the kharif season."},
+            {"type": "heading", "level": 1, "text": "Sowing"},
+            {"type": "paragraph", "text": "Sow after 75 to 100 mm of rain has fallen, on ridges 45 cm apart."},
+            {"type": "heading", "level": 1, "text": "Plant Protection"},
+            {
+                "type": "paragraph",
+                "text": "Mix the dose below in one litre of water and spray in the evening. Use a knapsack sprayer "
+                "with a hollow cone nozzle and cover both sides of the leaves; do not mix two products in one tank.",
+            },
+            {
+                "type": "table",
+                "caption": "Table 1: Insecticides and dose per litre of water",
+                "ruled": True,
+                "widths": [2.0, 2.6, 1.8, 3.0],
+                "header": ["Pest", "Insecticide", "Dose per litre of water", "Notes"],
+                "rows": rows,
+            },
+        ],
+    }
+
+
+@pytest.fixture(scope="module")
+def lookalike_db(tmp_path_factory):
+    import sys
+
+    from conftest import FIXTURES
+
+    from ingest import api
+
+    sys.path.insert(0, str(FIXTURES))
+    from generate import render_spec
+
+    folder = tmp_path_factory.mktemp("lookalike")
+    for crop, shift in (("Cotton", 0), ("Soybean", 3)):
+        data, _ = render_spec(_lookalike_spec(crop, shift))
+        (folder / f"{crop.lower()}_manual.pdf").write_bytes(data)
+    db = str(folder / "lookalike.db")
+    summary = api.run([folder], db=db, workers=1)
+    assert summary.failed == []
+    return db
+
+
+@pytest.mark.slow
+def test_the_document_named_in_the_question_ranks_first_among_look_alike_manuals(lookalike_db):
+    """Both manuals hold "Whitefly", "mix", "litre" and "water" alike; only "cotton" tells them
+    apart, and in a two-document index bm25 gives it no weight (it is in half the chunks). The
+    document-name boost does: a cotton chunk comes first, the cotton whitefly dose row in the top 4
+    above the soybean one, and the first parent section is the cotton one holding the dose row."""
+    question = "whiteflies on my cotton, how much do I mix per litre of water?"
+    hits = _cli_search(lookalike_db, question, "--k", "4")
+    assert "cotton_manual" in hits[0]["source_path"]
+    row = "| Whitefly | Pyriproxyfen 10 EC | 2 ml per litre |"
+    cotton_dose = [i for i, hit in enumerate(hits) if "cotton_manual" in hit["source_path"] and row in hit["text"]]
+    soybean_dose = [i for i, hit in enumerate(hits) if "soybean_manual" in hit["source_path"] and row in hit["text"]]
+    shown = [(hit["source_path"], hit["text"][:90]) for hit in hits]
+    assert cotton_dose and all(cotton_dose[0] < i for i in soybean_dose), shown
+    parents = _cli_search(lookalike_db, question, "--k", "1", "--parents")
+    assert "cotton_manual" in parents[0]["source_path"] and "| Whitefly | Pyriproxyfen 10 EC |" in parents[0]["text"]
+    scoped = _cli_search(lookalike_db, question, "--k", "4", "--where", "d.source_path LIKE '%soybean%'")
+    assert scoped and all("soybean_manual" in hit["source_path"] for hit in scoped)
+
+
+def test_name_matches_counts_words_naming_some_documents_not_all():
+    from storage.search import boost_by_name, document_name_words, name_matches
+
+    names = {
+        "c": document_name_words("Cotton Crop Manual", "/x/cotton_manual.pdf"),
+        "s": document_name_words("Soybean Crop Manual", "/x/soybean_manual.pdf"),
+        "v": document_name_words("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "/x/VERIZON_2021_10K.pdf"),
+    }
+    assert name_matches(["manual", "crop"], names) == {"c": 2, "s": 2, "v": 0}  # not in every name: counts
+    assert name_matches(["cotton", "whiteflies"], names) == {"c": 1, "s": 0, "v": 0}
+    assert name_matches(["verizon", "2021", "revenue"], names) == {"c": 0, "s": 0, "v": 2}
+    assert name_matches(["soybeans"], names)["s"] == 1  # a plural still names it
+    ranked = boost_by_name([("a", "s", -3.0), ("b", "c", -2.5)], {"c": 1})
+    assert [key for key, _ in ranked] == ["b", "a"]

@@ -37,6 +37,13 @@ def chunk_violations(
         limit = settings.child_max_tokens if chunk.kind == "child" else settings.parent_max_tokens
         if chunk.token_count > limit and not chunk.metadata.get("oversize"):
             problems.append(f"{where}: {chunk.token_count} tokens over the {chunk.kind} limit {limit}, not flagged")
+        if (
+            chunk.kind == "child"
+            and "table_element" in chunk.metadata
+            and chunk.token_count > settings.table_limit
+            and not chunk.metadata.get("oversize")
+        ):
+            problems.append(f"{where}: table piece of {chunk.token_count} tokens over table_max_tokens")
         if chunk.metadata.get("oversize") and not set(chunk.element_types) & {"table", "caption"}:
             problems.append(f"{where}: oversize outside a table")
         if (chunk.token_count > settings.embedding_limit) != bool(chunk.metadata.get("over_embedding_limit")):

@@ -37,7 +37,7 @@ def section_to_drafts(section: Section, context: Context, settings: ChunkSetting
         (
             parent,
             [parent]
-            if _is_one_child(parent, settings)
+            if _is_one_child(parent, section, context, settings)
             else child_packer.pack(parent_to_units(parent, section, context, settings)),
         )
         for parent in parents
@@ -48,12 +48,15 @@ def section_to_drafts(section: Section, context: Context, settings: ChunkSetting
     return families
 
 
-def _is_one_child(parent: Draft, settings: ChunkSettings) -> bool:
-    """The parent fits in the child limit and every table in it is whole (all rows, all columns, caption)."""
+def _is_one_child(parent: Draft, section: Section, context: Context, settings: ChunkSettings) -> bool:
+    """The parent fits in the child limit and every table in it is whole (all rows, all columns,
+    caption) and within the table cap with the heading path."""
+    path = context.path_cost(section.heading_path)
     return parent.tokens <= settings.child_max_tokens and all(
         isinstance(unit, FlowUnit)
         or (
-            len(unit.piece.rows) == len(unit.block.rows)
+            unit.tokens + path <= settings.table_limit
+            and len(unit.block.rows) == len(unit.piece.rows)
             and unit.piece.columns is None
             and unit.piece.cell_part is None
             and unit.piece.caption
@@ -112,7 +115,7 @@ def parent_to_units(parent: Draft, section: Section, context: Context, settings:
                     part.block,
                     context,
                     section,
-                    limit,
+                    settings.table_limit,
                     overlap,
                     piece.rows,
                     piece.columns,

@@ -25,6 +25,12 @@ class ChunkSettings(StageSettings):
         description="a section whose sub-sections fit with it in one child "
         "becomes one chunk (sub-headings as body lines) instead of one chunk per heading",
     )
+    table_max_tokens: int | None = Field(
+        default=None,
+        ge=16,
+        description="cap of a table piece's child text (heading path included); None = child_max_tokens. "
+        "A smaller cap cuts a table into row groups, each with its heading path, caption and header",
+    )
     embedding_limit: int = Field(default=8191, ge=16, description="the embedding model's input limit in tokens")
 
     @model_validator(mode="after")
@@ -34,3 +40,8 @@ class ChunkSettings(StageSettings):
         if self.parent_max_tokens < self.child_max_tokens:
             raise ValueError("parent_max_tokens must be at least child_max_tokens")
         return self
+
+    @property
+    def table_limit(self) -> int:
+        """The cap of a child holding table rows (heading path included): the smaller of the two limits."""
+        return min(self.table_max_tokens or self.child_max_tokens, self.child_max_tokens)

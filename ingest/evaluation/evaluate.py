@@ -182,6 +182,7 @@ def _evaluate_strategy(
     with ChunkIndex(fts_tokenize, weights) as index:
         for doc_id, document in documents.items():
             chunks = chunk_document(document, settings, counter)
+            index.name_scope(doc_id, document.title, document.source_path)
             children = [chunk for chunk in chunks if chunk.kind == "child"]
             parent_count += len(chunks) - len(children)
             rows = []
