@@ -56,6 +56,29 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'ingest.api' has no attribute {name!r}")
 
 
+def resolve_db(db: str | os.PathLike | None = None, config: str | os.PathLike | None = None) -> str:
+    """The database every command uses: `db` (the CLI's --db), else the environment variable
+    INGEST_DB, else the config file's `[store] db`, else "ingest.db". The config file is read
+    only when no earlier source names a database (`ingest query` loads no settings models)."""
+    if db:
+        return os.fspath(db)
+    if os.environ.get("INGEST_DB"):
+        return os.environ["INGEST_DB"]
+    if config is not None:
+        from pydantic import ValidationError
+
+        from ingest.contracts.errors import ConfigError
+        from ingest.pipeline.settings import StoreSettings, read_config_file
+
+        store = read_config_file(config).get("store")
+        if isinstance(store, dict) and "db" in store:
+            try:
+                return StoreSettings.model_validate(store).db
+            except ValidationError as error:
+                raise ConfigError(f"invalid [store] settings: {error}", path=os.fspath(config)) from error
+    return DEFAULT_DB
+
+
 def cli_overrides(
     workers: int | None = None, timeout: float | None = None, ocr: str | None = None, ocr_lang: str | None = None
 ) -> dict[str, Any]:
@@ -90,7 +113,7 @@ def run(
     return run_pipeline(
         paths,
         settings,
-        db=db or settings.store.db,
+        db=resolve_db(db, config),
         force=force,
         observer=observer,
         executor=executor,
@@ -101,7 +124,7 @@ def run(
 def reprocess(
     id_or_path: str,
     *,
-    db: str = DEFAULT_DB,
+    db: str | None = None,
     config: str | os.PathLike | None = None,
     unpin: bool = False,
     **options: Any,
@@ -110,13 +133,15 @@ def reprocess(
     `options` (ocr, ocr_lang) stay pinned to the document for later runs; `unpin` clears them."""
     from ingest.pipeline.batch import reprocess_document
 
-    return reprocess_document(id_or_path, db=db, config=config, overrides=cli_overrides(**options), unpin=unpin)
+    return reprocess_document(
+        id_or_path, db=resolve_db(db, config), config=config, overrides=cli_overrides(**options), unpin=unpin
+    )
 
 
 def evaluate(
     golden: str | os.PathLike,
     *,
-    db: str = DEFAULT_DB,
+    db: str | None = None,
     config: str | os.PathLike | None = None,
     strategies: Sequence[str] | None = None,
     ks: Sequence[int] | None = None,
@@ -129,7 +154,7 @@ def evaluate(
     from ingest.evaluation import evaluate as evaluation
 
     return evaluation.evaluate_golden(
-        db,
+        resolve_db(db, config),
         golden,
         strategies=strategies or evaluation.STRATEGIES,
         ks=ks or evaluation.DEFAULT_KS,
