@@ -37,6 +37,7 @@ _LAZY = {
     "ReprocessResult": "ingest.pipeline.batch",
     "PipelineSettings": "ingest.pipeline.settings",
     "load_settings": "ingest.pipeline.settings",
+    "tesseract_languages_problem": "parsers.settings",
     "QueryResult": "storage.query",
     "SearchHit": "ingest.contracts.search",
     "LockHolder": "storage.runs",

@@ -100,6 +100,24 @@ DbOption = typer.Option(
     envvar="INGEST_DB",
     help="Database file path or SQLAlchemy URL (default: env INGEST_DB, else the config's [store] db, else ingest.db).",
 )
+
+
+def _tesseract_languages(value: Optional[str]) -> Optional[str]:
+    """--ocr-lang checked by the library's own rule (`OcrSettings.languages`): a usage error
+    (exit 2) naming the option, before any file is read."""
+    if value is None:
+        return None
+    from ingest import api
+
+    problem = api.tesseract_languages_problem(value)
+    if problem:
+        raise typer.BadParameter(problem, param_hint="--ocr-lang")
+    return value
+
+
+OcrLangOption = typer.Option(
+    None, "--ocr-lang", callback=_tesseract_languages, help="Tesseract languages, e.g. eng+hin+mar."
+)
 ConfigOption = typer.Option(
     None,
     "--config",
@@ -195,7 +213,7 @@ def run(
     ocr: Optional[OcrMode] = typer.Option(
         None, "--ocr", help="When to OCR pages (default: auto, the pages without a usable text layer)."
     ),
-    ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
+    ocr_lang: Optional[str] = OcrLangOption,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     executor: Executor = typer.Option(
         Executor.process,
@@ -326,7 +344,7 @@ def reprocess(
     config: Optional[Path] = ConfigOption,
     timeout: Optional[float] = typer.Option(None, "--timeout", min=1, help="Seconds before the document is failed."),
     ocr: Optional[OcrMode] = typer.Option(None, "--ocr", help="When to OCR pages."),
-    ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
+    ocr_lang: Optional[str] = OcrLangOption,
     unpin: bool = typer.Option(
         False, "--unpin", help="Clear the settings pinned by earlier reprocess options; start from the defaults."
     ),

@@ -232,3 +232,12 @@ def test_config_store_db_is_used_when_db_is_not_given(tmp_path, monkeypatch):
     assert api.resolve_db(None, config) == "env.db"
     monkeypatch.delenv("INGEST_DB")
     assert api.resolve_db(None, None) == "ingest.db"
+
+
+def test_ocr_lang_that_is_not_tesseract_codes_is_a_usage_error(tmp_path):
+    """Issue 17: the value never reaches Tesseract or the apt-get hint."""
+    for command in (["run", str(tmp_path)], ["reprocess", str(tmp_path / "a.pdf")]):
+        result = runner.invoke(app, [*command, "--db", str(tmp_path / "i.db"), "--ocr-lang", "../../etc/passwd"])
+        assert result.exit_code == 2, result.output
+        assert "--ocr-lang" in result.output and "apt-get" not in result.output
+    assert not (tmp_path / "i.db").exists()
