@@ -37,6 +37,7 @@ _LAZY = {
     "ReprocessResult": "ingest.pipeline.batch",
     "PipelineSettings": "ingest.pipeline.settings",
     "load_settings": "ingest.pipeline.settings",
+    "tesseract_languages_problem": "parsers.settings",
     "QueryResult": "storage.query",
     "SearchHit": "ingest.contracts.search",
     "LockHolder": "storage.runs",
@@ -54,6 +55,29 @@ def __getattr__(name: str) -> Any:
 
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'ingest.api' has no attribute {name!r}")
+
+
+def resolve_db(db: str | os.PathLike | None = None, config: str | os.PathLike | None = None) -> str:
+    """The database every command uses: `db` (the CLI's --db), else the environment variable
+    INGEST_DB, else the config file's `[store] db`, else "ingest.db". The config file is read
+    only when no earlier source names a database (`ingest query` loads no settings models)."""
+    if db:
+        return os.fspath(db)
+    if os.environ.get("INGEST_DB"):
+        return os.environ["INGEST_DB"]
+    if config is not None:
+        from pydantic import ValidationError
+
+        from ingest.contracts.errors import ConfigError
+        from ingest.pipeline.settings import StoreSettings, read_config_file
+
+        store = read_config_file(config).get("store")
+        if isinstance(store, dict) and "db" in store:
+            try:
+                return StoreSettings.model_validate(store).db
+            except ValidationError as error:
+                raise ConfigError(f"invalid [store] settings: {error}", path=os.fspath(config)) from error
+    return DEFAULT_DB
 
 
 def cli_overrides(
@@ -90,7 +114,7 @@ def run(
     return run_pipeline(
         paths,
         settings,
-        db=db or settings.store.db,
+        db=resolve_db(db, config),
         force=force,
         observer=observer,
         executor=executor,
@@ -101,7 +125,7 @@ def run(
 def reprocess(
     id_or_path: str,
     *,
-    db: str = DEFAULT_DB,
+    db: str | None = None,
     config: str | os.PathLike | None = None,
     unpin: bool = False,
     **options: Any,
@@ -110,13 +134,15 @@ def reprocess(
     `options` (ocr, ocr_lang) stay pinned to the document for later runs; `unpin` clears them."""
     from ingest.pipeline.batch import reprocess_document
 
-    return reprocess_document(id_or_path, db=db, config=config, overrides=cli_overrides(**options), unpin=unpin)
+    return reprocess_document(
+        id_or_path, db=resolve_db(db, config), config=config, overrides=cli_overrides(**options), unpin=unpin
+    )
 
 
 def evaluate(
     golden: str | os.PathLike,
     *,
-    db: str = DEFAULT_DB,
+    db: str | None = None,
     config: str | os.PathLike | None = None,
     strategies: Sequence[str] | None = None,
     ks: Sequence[int] | None = None,
@@ -129,7 +155,7 @@ def evaluate(
     from ingest.evaluation import evaluate as evaluation
 
     return evaluation.evaluate_golden(
-        db,
+        resolve_db(db, config),
         golden,
         strategies=strategies or evaluation.STRATEGIES,
         ks=ks or evaluation.DEFAULT_KS,

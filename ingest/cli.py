@@ -95,7 +95,28 @@ def add_literal_row(table: Table, values: Iterable[str]) -> None:
 
 
 DbOption = typer.Option(
-    "ingest.db", "--db", envvar="INGEST_DB", help="Database file path or SQLAlchemy URL (env INGEST_DB)."
+    None,
+    "--db",
+    envvar="INGEST_DB",
+    help="Database file path or SQLAlchemy URL (default: env INGEST_DB, else the config's [store] db, else ingest.db).",
+)
+
+
+def _tesseract_languages(value: Optional[str]) -> Optional[str]:
+    """--ocr-lang checked by the library's own rule (`OcrSettings.languages`): a usage error
+    (exit 2) naming the option, before any file is read."""
+    if value is None:
+        return None
+    from ingest import api
+
+    problem = api.tesseract_languages_problem(value)
+    if problem:
+        raise typer.BadParameter(problem, param_hint="--ocr-lang")
+    return value
+
+
+OcrLangOption = typer.Option(
+    None, "--ocr-lang", callback=_tesseract_languages, help="Tesseract languages, e.g. eng+hin+mar."
 )
 ConfigOption = typer.Option(
     None,
@@ -180,7 +201,7 @@ def _signals_as_interrupt() -> Iterator[None]:
 @app.command()
 def run(
     paths: list[Path] = typer.Argument(..., help="PDF files or folders (searched recursively for *.pdf)."),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     config: Optional[Path] = ConfigOption,
     force: bool = typer.Option(False, "--force", help="Reprocess every file even if unchanged."),
     workers: Optional[int] = typer.Option(
@@ -192,7 +213,7 @@ def run(
     ocr: Optional[OcrMode] = typer.Option(
         None, "--ocr", help="When to OCR pages (default: auto, the pages without a usable text layer)."
     ),
-    ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
+    ocr_lang: Optional[str] = OcrLangOption,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     executor: Executor = typer.Option(
         Executor.process,
@@ -212,6 +233,8 @@ def run(
     """
     with _progress(quiet) as observer:
         from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+        db = call(api.resolve_db, db, config)
 
         summary = call(
             api.run,
@@ -317,11 +340,11 @@ def _print_summary(summary: api.RunSummary) -> None:
 @app.command()
 def reprocess(
     document: str = typer.Argument(..., help="Document id (or unique prefix) or source path."),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     config: Optional[Path] = ConfigOption,
     timeout: Optional[float] = typer.Option(None, "--timeout", min=1, help="Seconds before the document is failed."),
     ocr: Optional[OcrMode] = typer.Option(None, "--ocr", help="When to OCR pages."),
-    ocr_lang: Optional[str] = typer.Option(None, "--ocr-lang", help="Tesseract languages, e.g. eng+hin+mar."),
+    ocr_lang: Optional[str] = OcrLangOption,
     unpin: bool = typer.Option(
         False, "--unpin", help="Clear the settings pinned by earlier reprocess options; start from the defaults."
     ),
@@ -333,6 +356,8 @@ def reprocess(
     them as a change) until `ingest reprocess DOC --unpin`. `ingest show` lists them.
     """
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = call(api.resolve_db, db, config)
 
     result = call(
         api.reprocess,
@@ -359,7 +384,7 @@ def reprocess(
 @app.command()
 def query(
     sql: str = typer.Argument(..., help='One SQL statement, e.g. "select id, title from documents".'),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     output: Format = typer.Option(Format.table, "--format", "-f", help="Output format."),
     timeout: float = typer.Option(
         60.0, "--timeout", help="Seconds the statement may run before it is stopped (a finite number > 0)."
@@ -374,6 +399,8 @@ def query(
     chunks_fts.rowid where chunks_fts match 'whitefly' order by 2 limit 5"
     """
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = api.resolve_db(db)
 
     if not 0 < timeout < float("inf"):
         say(f"error: [config] --timeout must be a finite number of seconds > 0, not {timeout}", stderr=True)
@@ -413,12 +440,14 @@ def _print_query(api, db: str, sql: str, output: Format, timeout: float) -> None
 @app.command()
 def show(
     document: str = typer.Argument(..., help="Document id (or unique prefix) or source path."),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     as_json: bool = typer.Option(False, "--json", help="Print the whole view as JSON."),
     width: int = typer.Option(70, "--width", min=10, help="Characters of each text shown in tables."),
 ) -> None:
     """Show a document's elements and chunks, and where each chunk's cuts fell between elements."""
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = api.resolve_db(db)
 
     view = call(api.show, db, document)
     if as_json:
@@ -486,13 +515,15 @@ def _span_list(seqs: list[int]) -> str:
 
 @app.command()
 def runs(
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     limit: int = typer.Option(10, "--limit", "-n", min=1, help="How many recent runs to list."),
     run_id: Optional[int] = typer.Option(None, "--run", help="Show the problems of this run instead of the last."),
     as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
 ) -> None:
     """Run history (newest first) and the failures of the last run, with stage and message."""
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = api.resolve_db(db)
 
     history = call(api.runs, db, limit, run_id)
     if as_json:
@@ -525,9 +556,11 @@ def runs(
 
 
 @app.command()
-def unlock(db: str = DbOption) -> None:
+def unlock(db: Optional[str] = DbOption) -> None:
     """Clear the writer lock left by a crashed run on ANOTHER host (same-host stale locks clear themselves)."""
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = api.resolve_db(db)
 
     holder = call(api.unlock, db)
     say(
@@ -551,7 +584,7 @@ GOLDEN_HELP = (
 @app.command("eval")
 def eval_command(
     golden: Path = typer.Argument(..., help=GOLDEN_HELP),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     config: Optional[Path] = ConfigOption,
     strategies: str = typer.Option(
         "structure,recursive,fixed", "--strategies", help="Comma-separated chunking strategies to compare."
@@ -573,6 +606,8 @@ def eval_command(
     if output not in ("table", "json"):
         raise typer.BadParameter(f"must be 'table' or 'json', not {output!r}", param_hint="--format")
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = call(api.resolve_db, db, config)
 
     report = call(
         api.evaluate,
@@ -631,7 +666,7 @@ class What(str, Enum):
 @app.command()
 def render(
     document: str = typer.Argument(..., help="Document id (or unique prefix) or source path."),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     pages: Optional[str] = typer.Option(None, "--pages", "-p", help="Pages to draw, e.g. 1,3-5 (default: all)."),
     out: Path = typer.Option(Path("."), "--out", "-o", help="Folder for the PNGs (<id>-p<N>.png)."),
     what: What = typer.Option(What.both, "--what", help="Draw elements, chunk spans, or both."),
@@ -639,6 +674,8 @@ def render(
 ) -> None:
     """Draw page pictures: elements boxed and coloured by type, each child chunk outlined and numbered."""
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = api.resolve_db(db)
 
     drawn = call(api.render, db, document, pages=pages, what=what.value, dpi=dpi, out=out)
     for page in drawn:
@@ -650,12 +687,14 @@ def render(
 @app.command()
 def report(
     document: str = typer.Argument(..., help="Document id (or unique prefix) or source path."),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="HTML file to write (default: <id>.html)."),
     dpi: int = typer.Option(100, "--dpi", min=36, max=300, help="Resolution of the embedded page pictures."),
 ) -> None:
     """Write one self-contained HTML page: page pictures beside the chunks; click a chunk to see its boxes."""
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = api.resolve_db(db)
 
     result = call(api.report, db, document, out=out, dpi=dpi)
     say(f"{result.path}  {result.pages} page(s), {result.chunks} chunk(s), {len(result.warnings)} warning(s)")
@@ -669,7 +708,7 @@ def report(
 @app.command()
 def search(
     question: str = typer.Argument(..., help="The question, in the user's words (no FTS5 syntax needed)."),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     k: int = typer.Option(5, "--k", min=1, help="How many results."),
     doc: Optional[str] = typer.Option(None, "--doc", help="Only this document (id, id prefix or source path)."),
     where: Optional[str] = typer.Option(
@@ -684,6 +723,8 @@ def search(
     if doc and where:
         raise typer.BadParameter("give --doc or --where, not both (--where can say c.document_id = '...')")
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = api.resolve_db(db)
 
     hits = call(api.search, db, question, k=k, doc=doc, where=where, parents=parents)
     if output == "json":
@@ -732,7 +773,7 @@ class ChunkKind(str, Enum):
 @app.command()
 def export(
     document: Optional[str] = typer.Argument(None, help="Document id (or unique prefix) or source path (default all)."),
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     where: Optional[str] = typer.Option(
         None, "--where", help="SQL condition on the chunk_context view, e.g. \"title like '%Cotton%'\" (read-only)."
     ),
@@ -745,6 +786,8 @@ def export(
     """Export chunks as JSONL ({"page_content", "metadata"} a line) or documents as Markdown."""
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
+    db = api.resolve_db(db)
+
     result = call(
         api.export, db, document, where=where, format=format.value, kind=kind.value, out=out, stream=sys.stdout
     )
@@ -755,7 +798,7 @@ def export(
 
 @app.command()
 def embed(
-    db: str = DbOption,
+    db: Optional[str] = DbOption,
     model: Optional[str] = typer.Option(
         None, "--model", "-m", help="Packaged embedding model (default all-MiniLM-L6-v2-int8; extra 'embed')."
     ),
@@ -763,6 +806,8 @@ def embed(
 ) -> None:
     """Compute vectors for child chunks that have none for the model (incremental; one commit per document)."""
     from ingest import api  # here, not at the top: `ingest --help` loads no library
+
+    db = api.resolve_db(db)
 
     result = call(api.embed, db, model=model, batch=batch)
     say(

@@ -68,13 +68,36 @@ def open_pdfium(path: Path) -> pdfium.PdfDocument:
                 "--password=... in.pdf out.pdf`) and ingest the decrypted copy",
                 path=where,
             ) from error
+        if declares_no_pages(path):
+            raise ParseError(NO_PAGES, path=where) from error
         raise ParseError(
             f"damaged or truncated PDF that cannot be opened ({message}); re-export or re-download it", path=where
         ) from error
     if len(document) == 0:
         document.close()
-        raise ParseError("the PDF has no pages (truncated or damaged); re-download it", path=where)
+        raise ParseError(NO_PAGES, path=where)
     return document
+
+
+#: A well-formed PDF whose page tree is empty: nothing is wrong with the bytes, there is just
+#: nothing to ingest.
+NO_PAGES = "the PDF has no pages (a valid file with an empty page tree); remove it or replace it with the full document"
+
+
+def declares_no_pages(path: Path) -> bool:
+    """Does `path` parse (pdfminer) as a PDF whose catalog's page tree says /Count 0 and has no
+    /Kids? PDFium refuses such a file with the same exception as a damaged one (its error code
+    is unreliable: it can be left over from an earlier failure in the process)."""
+    from pdfminer.pdfdocument import PDFDocument
+    from pdfminer.pdfparser import PDFParser
+    from pdfminer.pdftypes import resolve1
+
+    try:
+        with open(path, "rb") as handle:
+            tree = resolve1(PDFDocument(PDFParser(handle)).catalog.get("Pages"))
+            return isinstance(tree, dict) and resolve1(tree.get("Count")) == 0 and not resolve1(tree.get("Kids"))
+    except Exception:  # noqa: BLE001 - a file pdfminer cannot read either is damaged, not empty
+        return False
 
 
 def _iso_normalised(value: str) -> str | None:

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ingest.contracts.settings import StageSettings
+
+#: Tesseract language codes joined by "+": letters, digits and "_", each with at most one
+#: "script/" prefix ("eng", "chi_sim", "script/Devanagari"). Nothing else reaches Tesseract or
+#: the apt-get hint built from a code (no "/", "." or spaces: "../../etc/passwd" is refused).
+TESSERACT_LANGUAGES = re.compile(r"(?:script/)?[A-Za-z0-9_]+(?:\+(?:script/)?[A-Za-z0-9_]+)*")
+
+
+def tesseract_languages_problem(value: str) -> str | None:
+    """Why `value` is not Tesseract languages joined by "+", or None when it is."""
+    if TESSERACT_LANGUAGES.fullmatch(value):
+        return None
+    return f"{value!r} is not Tesseract language codes joined by '+' (e.g. eng, eng+hin, chi_sim, script/Devanagari)"
 
 
 class OcrSettings(StageSettings):
@@ -20,6 +33,14 @@ class OcrSettings(StageSettings):
         ge=0,
         description="Tesseract time limit per page (0 = none); a page over it is recorded as an OCR error",
     )
+
+    @field_validator("languages")
+    @classmethod
+    def _tesseract_codes(cls, value: str) -> str:
+        problem = tesseract_languages_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
 
 class ParseSettings(StageSettings):

@@ -207,3 +207,37 @@ def test_lock_from_another_host_is_refused_until_unlocked(tmp_path):
     assert cleared.exit_code == 0 and "other-host" in cleared.stdout
     assert runner.invoke(app, args).exit_code == 0
     assert runner.invoke(app, ["unlock", "--db", str(db)]).stdout.strip() == "no lock was held"
+
+
+def test_config_store_db_is_used_when_db_is_not_given(tmp_path, monkeypatch):
+    """Issue 17: the config's `[store] db` was ignored because --db defaulted to ingest.db."""
+    from ingest import api
+
+    monkeypatch.delenv("INGEST_DB", raising=False)
+    monkeypatch.chdir(tmp_path)
+    make_pdf(tmp_path / "pdfs" / "cotton.pdf", "Cotton manual", ["Whitefly is controlled by neem oil."])
+    config = tmp_path / "c.toml"
+    config.write_text(f'[store]\ndb = "{(tmp_path / "conf.db").as_posix()}"\n')
+    options = ["--workers", "0", "--ocr", "never", "-q", "--config", str(config)]
+    result = runner.invoke(app, ["run", str(tmp_path / "pdfs"), *options])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "conf.db").exists() and not (tmp_path / "ingest.db").exists()
+    assert api.query(str(tmp_path / "conf.db"), "SELECT count(*) FROM documents").rows == [[1]]
+    result = runner.invoke(app, ["reprocess", str(tmp_path / "pdfs" / "cotton.pdf"), "--config", str(config)])
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "ingest.db").exists()
+    assert api.resolve_db(None, config) == (tmp_path / "conf.db").as_posix()
+    assert api.resolve_db("given.db", config) == "given.db"
+    monkeypatch.setenv("INGEST_DB", "env.db")
+    assert api.resolve_db(None, config) == "env.db"
+    monkeypatch.delenv("INGEST_DB")
+    assert api.resolve_db(None, None) == "ingest.db"
+
+
+def test_ocr_lang_that_is_not_tesseract_codes_is_a_usage_error(tmp_path):
+    """Issue 17: the value never reaches Tesseract or the apt-get hint."""
+    for command in (["run", str(tmp_path)], ["reprocess", str(tmp_path / "a.pdf")]):
+        result = runner.invoke(app, [*command, "--db", str(tmp_path / "i.db"), "--ocr-lang", "../../etc/passwd"])
+        assert result.exit_code == 2, result.output
+        assert "--ocr-lang" in result.output and "apt-get" not in result.output
+    assert not (tmp_path / "i.db").exists()

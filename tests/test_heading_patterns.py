@@ -117,6 +117,22 @@ def test_two_complete_headings_in_one_style_are_not_joined():
     assert continues_heading(upper, wrapped)
 
 
+def test_label_line_under_a_numbered_heading_is_not_joined():
+    """cupertino_usd_4-6-16.pdf p1 (issue 14): the two-line numbered heading ending "Section
+    54957" and the label "District Representatives:" below it were joined into one title."""
+    found = titles(parsed("cupertino_usd_4-6-16.pdf"), 1)
+    assert "2.1 Public Employee Performance Evaluation – Pursuant to Government Code Section 54957" in found
+    assert not any("54957 District" in title for title in found)
+    upper = _block("2.1 Public Employee Performance Evaluation", 100, 11, 1.0, "Arial-Bold", x0=106, width=300)
+    wrapped = _block("Pursuant to Code Section", 112.7, 11, 1.0, "Arial-Bold", x0=128, width=150)
+    assert continues_heading(upper, wrapped)
+    assert not continues_heading(upper, _block("District Representatives:", 112.7, 11, 1.0, "Arial-Bold", x0=128))
+    assert not continues_heading(upper, _block("Unrepresented Employee: Wendy", 112.7, 11, 1.0, "Arial-Bold", x0=128))
+    assert not continues_heading(upper, _block("2.2 Conference with Counsel", 112.7, 11, 1.0, "Arial-Bold", x0=128))
+    two_lines = Block([*upper.lines, *_block("Section 54957", 112.7, 11, 1.0, "Arial-Bold", x0=128, width=80).lines])
+    assert not continues_heading(two_lines, _block("Board President Lucey", 125.4, 11, 1.0, "Arial-Bold", x0=128))
+
+
 def test_numbered_sub_heading_over_a_short_body_line_is_a_heading():
     """normal_4pages p2: "(3) ..." (12.5 pt over 11.5 pt body) is followed by one short body
     line before a quoted box; larger type is evidence enough."""

@@ -160,6 +160,23 @@ def test_missing_language_pack_is_reported_with_the_debian_package():
     assert "apt-get install" in str(caught.value)
 
 
+def test_ocr_languages_must_be_tesseract_codes():
+    """Issue 17: --ocr-lang reached the apt-get hint unchecked ("tesseract-ocr-../../etc/passwd")."""
+    from pydantic import ValidationError
+
+    from ingest import api
+    from ingest.contracts.errors import ConfigError
+
+    for good in ("eng", "eng+hin+mar", "chi_sim", "script/Devanagari", "eng+script/Latin"):
+        assert OcrSettings(languages=good).languages == good
+    for bad in ("../../etc/passwd", "eng+", "eng hin", "script/script/Latin", "eng;rm", ""):
+        with pytest.raises(ValidationError, match="Tesseract language codes"):
+            OcrSettings(languages=bad)
+    with pytest.raises(ConfigError) as caught:
+        api.run([str(FIXTURES)], db=":memory:", ocr_lang="../../etc/passwd", workers=0)
+    assert "languages" in str(caught.value) and "apt-get" not in str(caught.value)
+
+
 def test_installed_languages_pass_the_check():
     check_ocr_available(OcrSettings(languages="eng+hin+mar"))
 

@@ -130,6 +130,20 @@ def test_broken_files_raise_parse_error_naming_file_and_cause(name, cause):
     assert caught.value.stage == "parse"
 
 
+def test_pdf_with_no_pages_is_reported_as_such(tmp_path):
+    """Issue 17: PDFium refuses a valid 0-page PDF like a damaged one; the message says which."""
+    import pypdfium2 as pdfium
+
+    path = tmp_path / "no-pages.pdf"
+    empty = pdfium.PdfDocument.new()
+    empty.save(path)
+    empty.close()
+    with pytest.raises(ParseError) as caught:
+        parse_pdf(path, NO_OCR)
+    assert "the PDF has no pages" in str(caught.value) and "damaged" not in str(caught.value)
+    assert caught.value.stage == "parse" and "no-pages.pdf" in str(caught.value)
+
+
 def test_partly_readable_file_is_stored_not_fatal():
     path = CORPUS / "broken" / "malformed-from-issue-932.pdf"
     if not path.exists():

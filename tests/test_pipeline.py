@@ -330,6 +330,22 @@ def test_broken_files_fail_with_reasons_and_good_ones_are_stored(tmp_path):
     assert status[0][0] == "ok" or status[0][1]
 
 
+def test_pdf_with_no_pages_fails_at_parse_saying_so(tmp_path):
+    """Issue 17: a valid PDF with an empty page tree was reported as "damaged or truncated"."""
+    import pypdfium2 as pdfium
+
+    root = tmp_path / "pdfs"
+    root.mkdir()
+    empty = pdfium.PdfDocument.new()
+    empty.save(root / "no-pages.pdf")
+    empty.close()
+    db = tmp_path / "i.db"
+    assert run(root, db).exit_code == 1
+    rows = run_query(str(db), "select stage, message from run_items where outcome = 'failed'").rows
+    assert len(rows) == 1 and rows[0][0] == "parse"
+    assert "the PDF has no pages" in rows[0][1] and "damaged" not in rows[0][1], rows
+
+
 def test_unchanged_failed_file_is_not_retried_until_forced(tmp_path):
     root = tmp_path / "pdfs"
     root.mkdir()

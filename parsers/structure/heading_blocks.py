@@ -40,6 +40,12 @@ _HEAVY_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|cmb\d|-bd|,b$", r
 _NUMBERED_LEAD = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+\S")
 #: A heading line that ends like this is complete: the next line starts something else.
 _ENDS_COMPLETE = (".", ":", "?", "!", "।", "॥")
+#: A line led by a short field label ("Unrepresented Employee: Superintendent ..."): at most
+#: four words before the colon, text after it.
+_LABEL_LEAD = re.compile(r"^[^\s:]+(?:\s[^\s:]+){0,3}:\s+\S")
+#: The last line of a numbered heading that ends in a number ("Section 54957", "Article 12"):
+#: a citation closing the title, not a line broken mid-phrase.
+_ENDS_NUMBER = re.compile(r"\d[\d.)]*$")
 
 
 def _heavy(font: str, bold: bool) -> bool:
@@ -155,6 +161,8 @@ def continues_heading(upper: Block, lower: Block) -> bool:
         return False
     if upper.text.rstrip().endswith(_ENDS_COMPLETE) or LIST_MARKER.match(lower.lines[0].text):
         return False
+    if _starts_something_else(upper, lower):
+        return False
     size, bold, font, bottom = _bottom_style(upper)
     if abs(size - lower.size) > 0.5 or bold != (lower.bold >= 0.5) or font != _bottom_style(lower)[2]:
         return False
@@ -163,6 +171,21 @@ def continues_heading(upper: Block, lower: Block) -> bool:
     if not -0.2 * height <= gap <= 0.8 * height or gap > _line_gap(upper) + 0.15 * height:
         return False
     return lines_aligned(upper, lower, height)
+
+
+def _starts_something_else(upper: Block, lower: Block) -> bool:
+    """`lower` is not the rest of `upper` although set in its type and place: it ends with ":"
+    or starts with a number or a field label (a label or heading of its own), or `upper` is a
+    numbered heading already on two or more lines whose last line ends in a number (complete).
+
+    cupertino_usd_4-6-16.pdf p1: "2.1 Public Employee Performance Evaluation – Pursuant to
+    Government Code" / "Section 54957" is one heading; the label "District Representatives:"
+    set below it at the same indent is not part of it (issue 14)."""
+    first = lower.lines[0].text.strip()
+    if lower.text.rstrip().endswith(":") or _NUMBERED_LEAD.match(first) or _LABEL_LEAD.match(first):
+        return True
+    numbered = bool(_NUMBERED_LEAD.match(upper.text.strip()))
+    return numbered and len(upper.lines) >= 2 and bool(_ENDS_NUMBER.search(upper.lines[-1].text.strip()))
 
 
 def _line_gap(block: Block) -> float:
