@@ -105,8 +105,8 @@ def test_small_bullet_mark_is_required_for_lookalike_glyphs():
 
 def test_hyphenated_line_end_is_rejoined():
     assert join_lines(["apply the fertil-", "iser after rain"]) == "apply the fertiliser after rain"
-    assert join_lines(["call 1800-", "233-4000"]) == "call 1800- 233-4000"  # not a word break
-    assert join_lines(["Yavatmal-", "Ralegaon road"]) == "Yavatmal- Ralegaon road"
+    assert join_lines(["call 1800-", "233-4000"]) == "call 1800-233-4000"  # a number keeps its hyphen, no space
+    assert join_lines(["Yavatmal-", "Ralegaon road"]) == "Yavatmal-Ralegaon road"  # a compound of names
 
 
 def test_bbox_is_in_pdf_points_with_top_left_origin():
