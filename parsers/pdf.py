@@ -14,7 +14,8 @@ The stage reads as its passes:
 5. per page: body lines -> reading-order blocks, unruled tables found there
    (`textlayer.layout.layout_to_blocks`);
 6. document-wide: headings and levels (`structure.headings`), then lists, captions and
-   typed elements (`structure.elements`);
+   typed elements (`structure.elements`); per page, the conservation count: text layer =
+   elements + text dropped on purpose, the rest warned as lost (`textlayer.conservation`);
 7. pages without a usable text layer OCR'd in one call (`ocr.tesseract.ocr_pages`) and
    spliced in, their edge lines typed as furniture by the text layer's rules;
 8. tables continued across a page break merged, OCR'd pages included
@@ -47,6 +48,7 @@ from parsers.structure.furniture import (
 from parsers.structure.headings import blocks_to_headings
 from parsers.structure.table_continuation import merge_continued_tables
 from parsers.textlayer.blocks import Block
+from parsers.textlayer.conservation import pages_to_conserved, pages_to_loss_warnings
 from parsers.textlayer.layout import PageLayout, layout_to_blocks, pdfium_page_to_layout
 from parsers.textlayer.pdfminer_fallback import (
     LOST_TEXT_OBJECT_SLACK,
@@ -111,6 +113,14 @@ def parse_pdf(
         layout.segments, layout.lines = [], []
     title = blocks_to_headings(cover + page_blocks, em, outline)
     elements = blocks_to_elements(page_blocks, furniture, layouts)
+    pages = pages_to_conserved(
+        pages,
+        {l.page_no: l.text_chars for l in layouts},
+        {l.page_no: l.dropped for l in layouts},
+        elements,
+        ocr_wanted,
+    )
+    warnings.extend(pages_to_loss_warnings(pages))
     if ocr_wanted:
         elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
