@@ -195,8 +195,15 @@ def _add_pinned_settings(session: Session) -> None:
     session.execute(text("ALTER TABLE documents ADD COLUMN pinned_settings JSON"))
 
 
+def _add_page_conservation(session: Session) -> None:
+    """2 -> 3: the conservation counts of `pages` (NULL = not counted: parsed before they existed)."""
+    for column, kind in (("text_chars", "INTEGER"), ("element_chars", "INTEGER"), ("lost_chars", "INTEGER")):
+        session.execute(text(f"ALTER TABLE pages ADD COLUMN {column} {kind}"))
+    session.execute(text("ALTER TABLE pages ADD COLUMN dropped JSON"))
+
+
 #: version -> function migrating a database from that version to the next one (one transaction).
-MIGRATIONS: dict[int, object] = {1: _add_pinned_settings}
+MIGRATIONS: dict[int, object] = {1: _add_pinned_settings, 2: _add_page_conservation}
 
 
 def ensure_schema(database: Database) -> None:

@@ -21,7 +21,7 @@ from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String,
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: Bump when a table or column changes, and teach `storage.db.migrate` the step.
-SCHEMA_VERSION = 2  # 2: documents.pinned_settings
+SCHEMA_VERSION = 3  # 2: documents.pinned_settings; 3: pages conservation columns
 
 
 class Base(DeclarativeBase):
@@ -87,6 +87,14 @@ class PageRow(Base):
     ocr_confidence: Mapped[float | None] = mapped_column(Float)
     ocr_reason: Mapped[str | None] = mapped_column(Text)
     error: Mapped[str | None] = mapped_column(Text)
+    text_chars: Mapped[int | None] = mapped_column(Integer, doc="characters of the page's text layer")
+    element_chars: Mapped[int | None] = mapped_column(Integer, doc="characters its elements hold")
+    lost_chars: Mapped[int | None] = mapped_column(
+        Integer, doc="text_chars - element_chars - dropped: lost without a reason (0 on a sound page)"
+    )
+    dropped: Mapped[list[Any] | None] = mapped_column(
+        JSON, doc='text left out on purpose: [{"reason": "off_page", "chars": 575, "sample": "..."}]'
+    )
 
 
 class ElementRow(Base):

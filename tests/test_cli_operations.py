@@ -152,14 +152,17 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path):
     assert runner.invoke(app, ["run", str(tmp_path / "pdfs"), "--db", str(db), *QUIET_RUN]).exit_code == 0
     with sqlite3.connect(db) as connection:  # what version 1 looked like
         connection.execute("alter table documents drop column pinned_settings")
+        for column in ("text_chars", "element_chars", "lost_chars", "dropped"):  # added by version 3
+            connection.execute(f"alter table pages drop column {column}")
         connection.execute("update meta set value = '1' where key = 'schema_version'")
     doc_id = sqlite3.connect(db).execute("select id from documents").fetchone()[0]
     refused = runner.invoke(app, ["show", doc_id, "--db", str(db)])  # a reader does not migrate
     assert refused.exit_code == 4 and "migrates it in place" in refused.stderr
     open_database(db).close()
     connection = sqlite3.connect(db)
-    assert connection.execute("select value from meta where key = 'schema_version'").fetchone() == ("2",)
+    assert connection.execute("select value from meta where key = 'schema_version'").fetchone() == ("3",)
     assert connection.execute("select count(*), count(pinned_settings) from documents").fetchone() == (1, 0)
+    assert connection.execute("select count(*), count(text_chars) from pages").fetchone() == (1, 0)
 
 
 def test_an_all_unchanged_run_shows_no_empty_bar(db):
