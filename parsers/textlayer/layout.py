@@ -177,15 +177,20 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
     for region in lines_to_regions(segments_to_lines(segments), em):
         pending: list[Line] = []
         for line in region:
-            table_segment = next((s for s in line.segments if "table" in s.tag), None)
-            if table_segment is None:
+            placeholders = sorted((s for s in line.segments if "table" in s.tag), key=lambda s: s.x0)
+            if not placeholders:
                 pending.append(line)
                 continue
             blocks.extend(region_to_blocks(pending, em))
             pending = []
-            rest = [s for s in line.segments if s is not table_segment]
-            block = Block([line], kind="table", tag={"table": table_segment.tag["table"]})
-            blocks.append(block)
+            # Every placeholder is a table block of its own, in x order (two tables side by
+            # side, or a ruled and an unruled one overlapping vertically): a placeholder in a
+            # text block would be a paragraph with no text and its cells would vanish.
+            for placeholder in placeholders:
+                blocks.append(
+                    Block(segments_to_lines([placeholder]), kind="table", tag={"table": placeholder.tag["table"]})
+                )
+            rest = [s for s in line.segments if "table" not in s.tag]
             if rest:
                 blocks.extend(region_to_blocks(segments_to_lines(rest), em))
         blocks.extend(region_to_blocks(pending, em))
