@@ -18,8 +18,8 @@ The stage reads as its passes:
    elements + text dropped on purpose, the rest warned as lost (`textlayer.conservation`);
 7. pages without a usable text layer OCR'd in one call (`ocr.tesseract.ocr_pages`) and
    spliced in, their edge lines typed as furniture by the text layer's rules;
-8. tables continued across a page break merged, OCR'd pages included
-   (`structure.table_continuation`).
+8. tables and paragraphs continued across a page break merged, OCR'd pages included
+   (`structure.table_continuation`, `structure.paragraph_continuation`).
 
 Memory: only light per-page facts (segments, a few hundred per page) are kept; pdfium
 pages and text pages are closed after reading. pdfplumber parses a page only in that
@@ -46,6 +46,7 @@ from parsers.structure.furniture import (
     split_furniture,
 )
 from parsers.structure.headings import blocks_to_headings
+from parsers.structure.paragraph_continuation import merge_continued_paragraphs
 from parsers.structure.table_continuation import merge_continued_tables
 from parsers.textlayer.blocks import Block
 from parsers.textlayer.conservation import pages_to_conserved, pages_to_loss_warnings
@@ -125,6 +126,7 @@ def parse_pdf(
         elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
     elements = merge_continued_tables(elements)
+    elements = merge_continued_paragraphs(elements)
     return Document(
         source_path=str(path),
         content_sha256=sha256 or file_sha256(path),

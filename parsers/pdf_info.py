@@ -21,7 +21,7 @@ _ISO = re.compile(
 _BAD_TITLES = re.compile(
     r"^(untitled|microsoft (word|powerpoint|excel)\b|powerpoint presentation$|document\d*$|slide \d+|title$|\s*$)"
     r"|\.(docx?|pptx?|xlsx?|pdf|indd|qxd|tex|exe|rtf|txt)\s*$",
-    re.IGNORECASE
+    re.IGNORECASE,
 )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import BENCH, CORPUS, non_empty
 
-from ingest.contracts.elements import DropReason, DroppedText, Element, ElementType, PageInfo, TextSource
+from ingest.contracts.elements import DroppedText, DropReason, Element, ElementType, PageInfo, TextSource
 from parsers.textlayer.chars import Segment
 from parsers.textlayer.conservation import (
     element_to_char_count,
@@ -141,7 +141,8 @@ def test_a_page_that_loses_text_is_named_in_a_warning_with_its_count():
     document = parse_pdf(CORPUS / "normal_4pages.pdf", {"ocr": {"mode": "never"}})
     page = document.pages[1]
     assert page.lost_chars > 0
-    assert f"page 2: {page.lost_chars} of {page.text_chars} text-layer characters reached no element" in document.warnings
+    warning = f"page 2: {page.lost_chars} of {page.text_chars} text-layer characters reached no element"
+    assert warning in document.warnings
 
 
 @pytest.mark.slow

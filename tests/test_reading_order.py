@@ -27,3 +27,13 @@ def test_a_justified_word_gap_on_one_line_is_no_column():
     text = "\n".join(_texts("cupertino_usd_4-6-16.pdf", 1))
     assert "course of the meeting. It should be noted that the Board" in text
     assert text.index("It should be noted that the Board") < text.index("discourages complaints")
+
+
+def test_a_paragraph_broken_by_a_page_break_is_one_element():
+    """layout-parser-paper-fast: "classification [11," ends page 1, "37], layout detection" opens page 2."""
+    from parsers import parse_pdf
+
+    document = parse_pdf(CORPUS / "layout-parser-paper-fast.pdf", {"ocr": {"mode": "never"}})
+    (merged,) = [e for e in document.elements if "classification [11," in e.text]
+    assert "classification [11, 37], layout detection" in merged.text
+    assert (merged.page, merged.page_end) == (1, 2)

@@ -69,7 +69,7 @@ class Element(BaseModel):
     confidence: float | None = Field(default=None, ge=0, le=100, description="OCR confidence, 0-100")
     rows: list[list[str]] | None = None
     header_rows: int = Field(default=0, ge=0)
-    page_end: int | None = Field(default=None, description="last page, for a table continued across pages")
+    page_end: int | None = Field(default=None, description="last page, for a table or paragraph continued across pages")
     caption: str | None = None
     data: dict[str, Any] = Field(default_factory=dict, description="parser extras, stored as JSON")
 

@@ -215,12 +215,7 @@ def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
             # DA-619p p6) is cut off horizontally instead, so it reads after them.
             group.append(line)
             group_has_gutter = True
-        elif (
-            not group_has_gutter
-            and not has_gutter
-            and not _gutters([line], em)
-            and not _starts_right_of(line, group)
-        ):
+        elif not group_has_gutter and not has_gutter and not _gutters([line], em) and not _starts_right_of(line, group):
             group.append(line)
         else:
             regions.extend(_group_to_regions(group, em))

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ingest.contracts.elements import DropReason, DroppedText, Element, ElementType, PageInfo
+from ingest.contracts.elements import DroppedText, DropReason, Element, ElementType, PageInfo
 from parsers.textlayer.chars import Segment, normalize_text
 
 #: Not counted: whitespace of any kind and the hyphens a line join may remove.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ingest.contracts.elements import DropReason, DroppedText
+from ingest.contracts.elements import DroppedText, DropReason
 from parsers.tables.grid import TableFound
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
 from parsers.tables.unruled import lines_to_unruled_tables, table_to_segment
