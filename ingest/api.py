@@ -243,6 +243,9 @@ class DocumentView(BaseModel):
     pinned_settings: dict[str, Any] = Field(
         default_factory=dict, description="settings `ingest reprocess` pinned to this document ({} = none)"
     )
+    warnings: list[str] = Field(
+        default_factory=list, description="the parser's warnings, e.g. a page whose text reached no element"
+    )
     elements: list[ElementView]
     chunks: list[ChunkView]
 
@@ -312,6 +315,7 @@ def show(db: str, id_or_path: str) -> DocumentView:
         ingested_at=row.ingested_at,
         metadata=dict(row.metadata_ or {}),
         pinned_settings=dict(row.pinned_settings or {}),
+        warnings=list(document.warnings),
         elements=elements,
         chunks=views,
     )

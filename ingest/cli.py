@@ -465,6 +465,8 @@ def show(
             f"pinned settings (from `ingest reprocess`; clear with --unpin): "
             f"{json.dumps(view.pinned_settings, ensure_ascii=False)}"
         )
+    for warning in view.warnings:
+        say(f"warning: {warning}")
     elements = literal_table("#", "page", "type", "chars", "text", title="elements", title_justify="left")
     for element in view.elements:
         kind = element.type + (f" h{element.heading_level}" if element.heading_level else "")

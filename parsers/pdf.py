@@ -15,11 +15,12 @@ The stage reads as its passes:
    (`textlayer.layout.layout_to_blocks`);
 6. document-wide: run-in heading leads split off and multi-line headings joined
    (`structure.heading_blocks`), headings and levels (`structure.headings`), then lists, captions and
-   typed elements (`structure.elements`);
+   typed elements (`structure.elements`); per page, the conservation count: text layer =
+   elements + text dropped on purpose, the rest warned as lost (`textlayer.conservation`);
 7. pages without a usable text layer OCR'd in one call (`ocr.tesseract.ocr_pages`) and
    spliced in, their edge lines typed as furniture by the text layer's rules;
-8. tables continued across a page break merged, OCR'd pages included
-   (`structure.table_continuation`).
+8. tables and paragraphs continued across a page break merged, OCR'd pages included
+   (`structure.table_continuation`, `structure.paragraph_continuation`).
 
 Memory: only light per-page facts (segments, a few hundred per page) are kept; pdfium
 pages and text pages are closed after reading. pdfplumber parses a page only in that
@@ -47,8 +48,10 @@ from parsers.structure.furniture import (
 )
 from parsers.structure.heading_blocks import blocks_to_joined_headings, blocks_to_run_in_split
 from parsers.structure.headings import blocks_to_headings, set_apart_by_type
+from parsers.structure.paragraph_continuation import merge_continued_paragraphs
 from parsers.structure.table_continuation import merge_continued_tables
 from parsers.textlayer.blocks import Block
+from parsers.textlayer.conservation import pages_to_conserved, pages_to_loss_warnings
 from parsers.textlayer.layout import PageLayout, layout_to_blocks, pdfium_page_to_layout
 from parsers.textlayer.pdfminer_fallback import (
     LOST_TEXT_OBJECT_SLACK,
@@ -114,10 +117,19 @@ def parse_pdf(
     page_blocks = heading_shaped_blocks(page_blocks, em)
     title = blocks_to_headings(heading_shaped_blocks(cover, em) + page_blocks, em, outline)
     elements = blocks_to_elements(page_blocks, furniture, layouts)
+    pages = pages_to_conserved(
+        pages,
+        {l.page_no: l.text_chars for l in layouts},
+        {l.page_no: l.dropped for l in layouts},
+        elements,
+        ocr_wanted,
+    )
+    warnings.extend(pages_to_loss_warnings(pages))
     if ocr_wanted:
         elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
     elements = merge_continued_tables(elements)
+    elements = merge_continued_paragraphs(elements)
     return Document(
         source_path=str(path),
         content_sha256=sha256 or file_sha256(path),

@@ -19,7 +19,9 @@ _ISO = re.compile(
     r"(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?)?)?$"
 )
 _BAD_TITLES = re.compile(
-    r"^(untitled|microsoft word\b|document\d*$|slide \d+|title$|\s*$)|\.(docx?|pdf|indd|qxd|tex)\s*$", re.IGNORECASE
+    r"^(untitled|microsoft (word|powerpoint|excel)\b|powerpoint presentation$|document\d*$|slide \d+|title$|\s*$)"
+    r"|\.(docx?|pptx?|xlsx?|pdf|indd|qxd|tex|exe|rtf|txt)\s*$",
+    re.IGNORECASE,
 )
 
 
@@ -157,8 +159,8 @@ def sensible_info_title(info: dict[str, str]) -> str | None:
     title = info.get("Title", "").strip()
     if len(title) < 4 or _BAD_TITLES.search(title):
         return None
-    if " " not in title and any(c.isdigit() or c in "_.-" for c in title):
-        return None  # "905_Precinct_NoOU", "10811.exe", "header-test-doc": file names
+    if " " not in title and "_" in title or (title.isascii() and " " not in title and any(c in ".-" for c in title)):
+        return None  # "905_Precinct_NoOU", "header-test-doc": file names (CJK titles have no spaces: kept)
     return title
 
 

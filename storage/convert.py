@@ -27,6 +27,10 @@ def page_to_row(document_id: str, page: PageInfo) -> dict[str, Any]:
         "ocr_confidence": page.ocr_confidence,
         "ocr_reason": page.ocr_reason,
         "error": page.error,
+        "text_chars": page.text_chars,
+        "element_chars": page.element_chars,
+        "lost_chars": page.lost_chars,
+        "dropped": [d.model_dump(mode="json") for d in page.dropped],
     }
 
 
@@ -39,6 +43,10 @@ def row_to_page(row: PageRow) -> PageInfo:
         ocr_confidence=row.ocr_confidence,
         ocr_reason=row.ocr_reason,
         error=row.error,
+        text_chars=row.text_chars,
+        element_chars=row.element_chars,
+        lost_chars=row.lost_chars,
+        dropped=list(row.dropped or []),
     )
 
 

@@ -276,6 +276,13 @@ def _add_pinned_settings(session: Session) -> None:
     session.execute(text("ALTER TABLE documents ADD COLUMN pinned_settings JSON"))
 
 
+def _add_page_conservation(session: Session) -> None:
+    """4 -> 5 (issue 12): the conservation counts of `pages` (NULL = not counted: parsed before they existed)."""
+    for column, kind in (("text_chars", "INTEGER"), ("element_chars", "INTEGER"), ("lost_chars", "INTEGER")):
+        session.execute(text(f"ALTER TABLE pages ADD COLUMN {column} {kind}"))
+    session.execute(text("ALTER TABLE pages ADD COLUMN dropped JSON"))
+
+
 def _add_chunk_context_view(session: Session) -> None:
     """3 -> 4 (issue 19, exports): the `chunk_context` view; no table changes, no data moved."""
     for statement in views_ddl(session.get_bind().dialect.name == "sqlite"):
@@ -287,6 +294,7 @@ MIGRATIONS: dict[int, object] = {
     1: _add_pinned_settings,  # issue 16: settings pinned by `ingest reprocess`
     2: migrate_search_index_and_twin_parents,  # issue 15: stemmed two-column chunks_fts, no twin parents
     3: _add_chunk_context_view,  # issue 19: chunk + document + parent in one view
+    4: _add_page_conservation,  # issue 12: per-page text conservation counts and drops
 }
 
 

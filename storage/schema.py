@@ -24,10 +24,10 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-#: Bump when a table or column changes, and teach `storage.db.migrate` the step.
-SCHEMA_VERSION = (
-    4  # 2: documents.pinned_settings; 3: stemmed two-column chunks_fts, no twin parents; 4: view chunk_context
-)
+#: Bump when a table or column changes, and teach `storage.db.MIGRATIONS` the step.
+#: 2: documents.pinned_settings; 3: stemmed two-column chunks_fts, no twin parents;
+#: 4: view chunk_context; 5: pages conservation columns (text/element/lost chars, dropped).
+SCHEMA_VERSION = 5
 
 
 class Base(DeclarativeBase):
@@ -93,6 +93,14 @@ class PageRow(Base):
     ocr_confidence: Mapped[float | None] = mapped_column(Float)
     ocr_reason: Mapped[str | None] = mapped_column(Text)
     error: Mapped[str | None] = mapped_column(Text)
+    text_chars: Mapped[int | None] = mapped_column(Integer, doc="characters of the page's text layer")
+    element_chars: Mapped[int | None] = mapped_column(Integer, doc="characters its elements hold")
+    lost_chars: Mapped[int | None] = mapped_column(
+        Integer, doc="text_chars - element_chars - dropped: lost without a reason (0 on a sound page)"
+    )
+    dropped: Mapped[list[Any] | None] = mapped_column(
+        JSON, doc='text left out on purpose: [{"reason": "off_page", "chars": 575, "sample": "..."}]'
+    )
 
 
 class ElementRow(Base):

@@ -153,6 +153,8 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path):
     with sqlite3.connect(db) as connection:  # what version 1 looked like
         connection.execute("drop view chunk_context")
         connection.execute("alter table documents drop column pinned_settings")
+        for column in ("text_chars", "element_chars", "lost_chars", "dropped"):  # added by version 3
+            connection.execute(f"alter table pages drop column {column}")
         connection.execute("update meta set value = '1' where key = 'schema_version'")
     doc_id = sqlite3.connect(db).execute("select id from documents").fetchone()[0]
     refused = runner.invoke(app, ["show", doc_id, "--db", str(db)])  # a reader does not migrate
@@ -163,6 +165,7 @@ def test_a_version_1_database_is_migrated_in_place(tmp_path):
     assert version == (str(SCHEMA_VERSION),)
     assert connection.execute("select count(*), count(pinned_settings) from documents").fetchone() == (1, 0)
     assert connection.execute("select count(*) from chunk_context").fetchone()[0] > 0  # every step ran
+    assert connection.execute("select count(*), count(text_chars) from pages").fetchone() == (1, 0)
 
 
 def test_an_all_unchanged_run_shows_no_empty_bar(db):

@@ -112,6 +112,7 @@ def test_metadata_precedence(tmp_path):
     )
     assert document_metadata(document, settings) == {
         "title": "From sidecar",
+        "pdf_title": "From info",  # kept, but never the display title by itself
         "author": "A. Person",
         "created": "2023-07-21T16:22:25-07:00",
         "outline_entries": 3,

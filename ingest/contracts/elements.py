@@ -69,7 +69,7 @@ class Element(BaseModel):
     confidence: float | None = Field(default=None, ge=0, le=100, description="OCR confidence, 0-100")
     rows: list[list[str]] | None = None
     header_rows: int = Field(default=0, ge=0)
-    page_end: int | None = Field(default=None, description="last page, for a table continued across pages")
+    page_end: int | None = Field(default=None, description="last page, for a table or paragraph continued across pages")
     caption: str | None = None
     data: dict[str, Any] = Field(default_factory=dict, description="parser extras, stored as JSON")
 
@@ -87,10 +87,38 @@ def table_rows_to_text(rows: list[list[str]]) -> str:
     return "\n".join(" | ".join(cell.strip() for cell in row) for row in rows)
 
 
+class DropReason(str, Enum):
+    """Why text of a page's text layer was left out of every element on purpose."""
+
+    off_page = "off_page"  # drawn wholly outside the visible page box (e.g. the facing page of a spread)
+    line_number = "line_number"  # margin line numbers of a transcript or legal draft
+    overdrawn = "overdrawn"  # the same run drawn again at the same place (fake bold)
+    garbage = "garbage"  # an unmapped-glyph text layer (OCR off): nothing readable to keep
+    ocr = "ocr"  # the page went to OCR: its elements come from the picture, not the text layer
+
+
+class DroppedText(BaseModel):
+    """Text of one page deliberately kept out of the elements. `chars` counts characters as
+    `PageInfo.text_chars` does; `sample` is the start of that text, for a reader to judge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: DropReason
+    chars: int = Field(ge=0)
+    sample: str = ""
+
+
 class PageInfo(BaseModel):
     """Facts about one page. `text_source` says whether its elements came from the text
     layer, from OCR, or whether it yielded nothing; `error` is set when the page could not
-    be read and was skipped."""
+    be read and was skipped.
+
+    Conservation (`parsers.textlayer.conservation`): `text_chars` counts the characters of
+    the page's text layer, `element_chars` those its elements hold, `dropped` what was left
+    out on purpose and why; `lost_chars = text_chars - element_chars - sum(dropped.chars)`
+    is what went missing without a reason (0 on a sound page; below 0 when an element holds
+    text twice). All are None when the page was not counted (another backend, a database
+    written before the count existed)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -101,6 +129,10 @@ class PageInfo(BaseModel):
     ocr_confidence: float | None = None
     ocr_reason: str | None = Field(default=None, description="why the page went to OCR, e.g. 'no text layer'")
     error: str | None = None
+    text_chars: int | None = Field(default=None, ge=0, description="characters in the page's text layer")
+    element_chars: int | None = Field(default=None, ge=0, description="characters its elements hold")
+    dropped: list[DroppedText] = Field(default_factory=list, description="text left out on purpose, and why")
+    lost_chars: int | None = Field(default=None, description="text layer - elements - dropped")
 
 
 class Document(BaseModel):

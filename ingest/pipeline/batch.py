@@ -158,6 +158,11 @@ def store_result(db: Database, item: Classified, result: TaskResult, run: Docume
                     )
                 )
             warnings = processed.document.warnings
+            losses = [p for p in processed.document.pages if p.lost_chars and p.lost_chars > 0]
+            if losses:  # the parser's conservation count, named first: it is the one a reader must not miss
+                pages = ", ".join(f"page {p.page_no} ({p.lost_chars} chars)" for p in losses[:5])
+                more = f" and {len(losses) - 5} more" if len(losses) > 5 else ""
+                message = "; ".join(filter(None, [message, f"text lost on {pages}{more}"]))
             if warnings:
                 message = "; ".join(filter(None, [message, f"{len(warnings)} warning(s): {warnings[0]}"]))
             done = ItemResult(

@@ -1,8 +1,12 @@
 """enrich: document metadata (PDF info, path rules, sidecar file) and per-chunk language.
 
-Precedence, lowest to highest: the PDF info dictionary (normalised keys: title, author,
+Precedence, lowest to highest: the PDF info dictionary (normalised keys: pdf_title, author,
 subject, keywords, creator, producer, created, modified), other parser metadata, path rules
 from the config file in order, then the sidecar `name.pdf.meta.json` (a JSON object).
+The info Title is kept as `pdf_title`, never as `title`: `title` is a person's choice (rule
+or sidecar), while the info Title is often a producer's leftover ("Microsoft Word - X.doc",
+"10811.exe", "PowerPoint Presentation") and reaches the display title only through the
+parser's judgement (`document_title`).
 Chunks inherit the document metadata when stored (their own keys win).
 
 Language: py3langid (its model ships inside the package, so it works offline), on chunk
@@ -26,7 +30,7 @@ from ingest.pipeline.settings import DEFAULT_LANGUAGES, EnrichSettings, PathRule
 MIN_LETTERS = 20
 
 _INFO_KEYS = {
-    "title": "title",
+    "title": "pdf_title",
     "author": "author",
     "subject": "subject",
     "keywords": "keywords",
@@ -120,7 +124,9 @@ def document_metadata(document: Document, settings: EnrichSettings) -> dict[str,
 
 
 def document_title(document: Document, metadata: dict[str, Any]) -> str:
-    """Sidecar/rule/info title, else the parser's title, else the first heading, else the file name."""
+    """The display title: sidecar or rule title, else the parser's (`Document.title`: its detected
+    title, else the info Title when it reads like one, `parsers.pdf_info.sensible_info_title`),
+    else the first heading, else the file name. The raw info Title never wins by itself."""
     if metadata.get("title"):
         return str(metadata["title"])
     if document.title:

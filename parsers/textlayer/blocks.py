@@ -169,8 +169,15 @@ def _projection_gaps(segments: list[Segment], min_gap: float) -> list[tuple[floa
     return gaps
 
 
-def _gutters(segments: list[Segment], em: float) -> list[float]:
-    """x positions at which a group of segments splits into columns (may be empty)."""
+def _gutters(lines: list[Line], em: float) -> list[float]:
+    """x positions at which a group of lines splits into columns (may be empty).
+
+    A gutter is an empty vertical band (`GUTTER_EM` wide, columns of `MIN_COLUMN_EM` on both
+    sides) that the text shows as a column gap: on a single line, a gap between its segments;
+    in a group, text on both sides of it on at least two lines, or two lines standing beside
+    each other across it. One line broken by a wide justified word gap, above a line that
+    merely ends before it, is no column (cupertino p1 read a paragraph's halves apart)."""
+    segments = [s for line in lines for s in line.segments]
     if len(segments) < 2:
         return []
     gaps = _projection_gaps(segments, GUTTER_EM * em)
@@ -180,9 +187,42 @@ def _gutters(segments: list[Segment], em: float) -> list[float]:
     start = left
     for gap_start, gap_end in gaps:
         if gap_start - start >= MIN_COLUMN_EM * em and right - gap_end >= MIN_COLUMN_EM * em:
-            cuts.append((gap_start + gap_end) / 2)
-            start = gap_end
+            cut = (gap_start + gap_end) / 2
+            if len(lines) == 1 or _shows_column_gap(lines, cut):
+                cuts.append(cut)
+                start = gap_end
     return cuts
+
+
+def _shows_column_gap(lines: list[Line], cut: float) -> bool:
+    """At least two lines hold text on both sides of `cut`, or a line left of it and a line
+    right of it overlap vertically (columns whose lines do not share a baseline)."""
+    both = 0
+    left_only: list[tuple[float, float]] = []
+    right_only: list[tuple[float, float]] = []
+    for line in lines:
+        if line.x1 <= cut:
+            left_only.append((line.top, line.bottom))
+        elif line.x0 >= cut:
+            right_only.append((line.top, line.bottom))
+        else:
+            both += 1
+            if both >= 2:
+                return True
+    if not left_only or not right_only:
+        return False
+    left_only.sort()
+    right_only.sort()
+    i = j = 0
+    while i < len(left_only) and j < len(right_only):
+        (a_top, a_bottom), (b_top, b_bottom) = left_only[i], right_only[j]
+        if min(a_bottom, b_bottom) - max(a_top, b_top) > 0:
+            return True
+        if a_bottom < b_bottom:
+            i += 1
+        else:
+            j += 1
+    return False
 
 
 def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
@@ -192,29 +232,30 @@ def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
     group_has_gutter = False
     for line in lines:
         if not group:
-            group, group_has_gutter = [line], bool(_gutters(line.segments, em))
+            group, group_has_gutter = [line], bool(_gutters([line], em))
             continue
-        candidate = [s for l in group for s in l.segments] + line.segments
-        has_gutter = bool(_gutters(candidate, em))
+        has_gutter = bool(_gutters([*group, line], em))
         if group_has_gutter and has_gutter:
             group.append(line)
-        elif not group_has_gutter and has_gutter and not _gutters(line.segments, em):
-            # the line sits beside the group's lines, not below them: columns begin
+        elif not group_has_gutter and has_gutter and not _gutters([line], em) and _beside(line, group):
+            # the line sits beside the group's lines, not below them: columns begin. A line
+            # below every line of the group (an entry heading under centred section titles,
+            # DA-619p p6) is cut off horizontally instead, so it reads after them.
             group.append(line)
             group_has_gutter = True
-        elif (
-            not group_has_gutter
-            and not has_gutter
-            and not _gutters(line.segments, em)
-            and not _starts_right_of(line, group)
-        ):
+        elif not group_has_gutter and not has_gutter and not _gutters([line], em) and not _starts_right_of(line, group):
             group.append(line)
         else:
             regions.extend(_group_to_regions(group, em))
-            group, group_has_gutter = [line], bool(_gutters(line.segments, em))
+            group, group_has_gutter = [line], bool(_gutters([line], em))
     if group:
         regions.extend(_group_to_regions(group, em))
     return regions
+
+
+def _beside(line: Line, group: list[Line]) -> bool:
+    """The line overlaps the group vertically (starts above the group's bottom)."""
+    return line.top < max(l.bottom for l in group)
 
 
 def _starts_right_of(line: Line, group: list[Line]) -> bool:
@@ -227,7 +268,7 @@ def _starts_right_of(line: Line, group: list[Line]) -> bool:
 
 def _group_to_regions(group: list[Line], em: float) -> list[list[Line]]:
     segments = [s for l in group for s in l.segments]
-    cuts = _gutters(segments, em) if len(group) > 1 else []
+    cuts = _gutters(group, em) if len(group) > 1 else []
     if not cuts:
         return [group]
     bounds = [float("-inf"), *cuts, float("inf")]

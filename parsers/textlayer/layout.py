@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ingest.contracts.elements import DroppedText, DropReason
 from parsers.tables.grid import TableFound
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
 from parsers.tables.unruled import lines_to_unruled_tables, table_to_segment
 from parsers.textlayer.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments, page_to_chars
+from parsers.textlayer.conservation import segments_to_char_count, segments_to_dropped
 from parsers.textlayer.figures import FigureFound, image_boxes_to_figure_boxes, segments_to_figures
 
 
@@ -45,6 +47,8 @@ class PageLayout:
     figure_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
     rotation: int = 0
     turned: int = 0  # clockwise degrees the reading frame turns the displayed one (sideways text)
+    text_chars: int = 0  # characters of the whole text layer, counted as `conservation` says
+    dropped: list[DroppedText] = field(default_factory=list)  # text left out on purpose, and why
 
 
 def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayout:
@@ -85,19 +89,32 @@ def chars_to_layout(
 ) -> PageLayout:
     """A page's `PageLayout` from its characters (points, top-left origin), whichever
     reader produced them (pypdfium2 here, pdfminer in `pdfminer_fallback`): segments drawn
-    wholly off the page dropped, rotated segments set apart, margin line numbers
-    stripped, upright segments grouped into lines. `layout.text` keeps every on-page
-    segment (rotated ones too), one per line, for the text-layer verdict."""
-    segments = [s for s in chars_to_segments(chars) if _on_page(s, width, height)]
+    wholly off the page dropped, a run drawn twice at the same place kept once, rotated
+    segments set apart, margin line numbers stripped, upright segments grouped into lines.
+    `layout.text` keeps every on-page segment (rotated ones too), one per line, for the
+    text-layer verdict. `text_chars` counts every segment read; `dropped` records the three
+    removals (see `conservation`)."""
+    read = chars_to_segments(chars)
+    on_page = [s for s in read if _on_page(s, width, height)]
+    segments, overdrawn = split_overdrawn(on_page)
+    upright = [s for s in segments if not s.rotated]
+    kept = strip_line_numbers(upright)
+    kept_ids = {id(s) for s in kept} if len(kept) < len(upright) else set()
+    numbers = [s for s in upright if id(s) not in kept_ids] if kept_ids else []
+    off_page = [s for s in read if not _on_page(s, width, height)] if len(on_page) < len(read) else []
     layout = PageLayout(
         page_no=page_no,
         width=width,
         height=height,
-        segments=strip_line_numbers([s for s in segments if not s.rotated]),
+        segments=kept,
         rotated=[s for s in segments if s.rotated],
         image_area_ratio=image_area_ratio,
         tables=list(tables or []),
         warnings=list(warnings or []),
+        text_chars=segments_to_char_count(read),
+        dropped=segments_to_dropped(off_page, DropReason.off_page)
+        + segments_to_dropped(overdrawn, DropReason.overdrawn)
+        + segments_to_dropped(numbers, DropReason.line_number),
     )
     layout.text = "\n".join(s.text for s in segments)
     layout.lines = segments_to_lines(layout.segments)
@@ -107,6 +124,24 @@ def chars_to_layout(
 def _on_page(segment: Segment, width: float, height: float) -> bool:
     """False for text drawn wholly outside the visible page (clipped away by the viewer)."""
     return segment.x1 > 0 and segment.x0 < width and segment.bottom > 0 and segment.top < height
+
+
+def split_overdrawn(segments: list[Segment]) -> tuple[list[Segment], list[Segment]]:
+    """(kept, overdrawn): a segment with the same text as an earlier one at the same place
+    (corners within 1 pt) is the same run drawn again, as producers fake bold; a reader sees it
+    once. Returns the input list itself when nothing is overdrawn (the common case)."""
+    seen: set[tuple[str, int, int]] = set()
+    overdrawn: list[Segment] = []
+    for segment in segments:
+        keys = [(segment.text, round(segment.x0 + dx), round(segment.top + dy)) for dx in (0, 0.5) for dy in (0, 0.5)]
+        if any(key in seen for key in keys):
+            overdrawn.append(segment)
+        else:
+            seen.update(keys)
+    if not overdrawn:
+        return segments, []
+    drop = {id(s) for s in overdrawn}
+    return [s for s in segments if id(s) not in drop], overdrawn
 
 
 def strip_line_numbers(segments: list[Segment]) -> list[Segment]:
@@ -149,18 +184,24 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
     for region in lines_to_regions(segments_to_lines(segments), em):
         pending: list[Line] = []
         for line in region:
-            table_segment = next((s for s in line.segments if "table" in s.tag or "figure" in s.tag), None)
-            if table_segment is None:
+            placeholders = sorted(
+                (s for s in line.segments if "table" in s.tag or "figure" in s.tag), key=lambda s: s.x0
+            )
+            if not placeholders:
                 pending.append(line)
                 continue
             blocks.extend(region_to_blocks(pending, em))
             pending = []
-            rest = [s for s in line.segments if s is not table_segment]
-            if "figure" in table_segment.tag:
-                block = Block([line], kind="figure", figure=table_segment.tag["figure"])
-            else:
-                block = Block([line], kind="table", tag={"table": table_segment.tag["table"]})
-            blocks.append(block)
+            # Every placeholder is a block of its own, in x order (two tables side by side, or a
+            # ruled and an unruled one overlapping vertically, or a figure): a placeholder in a
+            # text block would be a paragraph with no text and its cells would vanish.
+            for placeholder in placeholders:
+                lines_of = segments_to_lines([placeholder])
+                if "figure" in placeholder.tag:
+                    blocks.append(Block(lines_of, kind="figure", figure=placeholder.tag["figure"]))
+                else:
+                    blocks.append(Block(lines_of, kind="table", tag={"table": placeholder.tag["table"]}))
+            rest = [s for s in line.segments if "table" not in s.tag and "figure" not in s.tag]
             if rest:
                 blocks.extend(region_to_blocks(segments_to_lines(rest), em))
         blocks.extend(region_to_blocks(pending, em))
