@@ -81,7 +81,6 @@ def test_chars_to_layout_counts_off_page_text_as_dropped():
 #: other issues' (issue 13: table grids that leave words outside every cell).
 KNOWN_LOSS = {
     "normal_4pages.pdf": "issue 13: open-sided ruled table on p2 (163 chars in no cell)",
-    "eu-012.pdf": "issue 13: overlapping ruled and unruled tables on p4-5 drop a header cell ('EU-25')",
     "JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf": "issue 13: wide financial tables on p13-14, grid covers some columns",
     "JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf": "issue 13: wide financial tables on p13-14, grid covers some columns",
     "VERIZON_2022_10K.pdf": "issue 13: ruled grid on p7 leaves 26 characters outside every cell",

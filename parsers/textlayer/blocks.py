@@ -195,8 +195,10 @@ def _gutters(lines: list[Line], em: float) -> list[float]:
 
 
 def _shows_column_gap(lines: list[Line], cut: float) -> bool:
-    """At least two lines hold text on both sides of `cut`, or a line left of it and a line
-    right of it overlap vertically (columns whose lines do not share a baseline)."""
+    """At least two lines hold text on both sides of `cut`, or one line does in two font
+    sizes (a heading beside a paragraph's first line, reliance p2: a justified word gap
+    keeps the paragraph's size on both sides), or a line left of it and a line right of it
+    overlap vertically (columns whose lines do not share a baseline)."""
     both = 0
     left_only: list[tuple[float, float]] = []
     right_only: list[tuple[float, float]] = []
@@ -207,7 +209,7 @@ def _shows_column_gap(lines: list[Line], cut: float) -> bool:
             right_only.append((line.top, line.bottom))
         else:
             both += 1
-            if both >= 2:
+            if both >= 2 or _sizes_differ_across(line, cut):
                 return True
     if not left_only or not right_only:
         return False
@@ -223,6 +225,19 @@ def _shows_column_gap(lines: list[Line], cut: float) -> bool:
         else:
             j += 1
     return False
+
+
+def _sizes_differ_across(line: Line, cut: float) -> bool:
+    """The line's text left of `cut` and right of it differ in font size by over 0.8 pt
+    (the size change that also cuts blocks, `region_to_blocks`)."""
+
+    def size(segments: list[Segment]) -> float:
+        chars = sum(max(s.chars, 1) for s in segments)
+        return sum(s.size * max(s.chars, 1) for s in segments) / chars
+
+    left = [s for s in line.segments if s.x1 <= cut]
+    right = [s for s in line.segments if s.x0 >= cut]
+    return bool(left and right) and abs(size(left) - size(right)) > 0.8
 
 
 def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
