@@ -161,14 +161,33 @@ def search(
     doc: str | None = None,
     where: str | None = None,
     parents: bool = False,
+    retriever: str = "bm25",
+    model: str | None = None,
 ) -> list[SearchHit]:
-    """`ingest search`: the `k` chunks a bot would retrieve for `question`, best first (FTS5 bm25
-    over child chunks, the ranking `ingest eval` measures). `doc`: one document (id, id prefix or
-    path); `where`: an SQL condition over `c` (chunks) and `d` (documents), read-only; `parents`:
-    each child replaced by its parent section, de-duplicated."""
+    """`ingest search`: the `k` chunks a bot would retrieve for `question`, best first. `retriever`:
+    `bm25` (FTS5 over child chunks, the ranking `ingest eval` measures), `vector` (cosine to the
+    question's vector, after `ingest embed`; `model` default all-MiniLM-L6-v2-int8) or `hybrid`
+    (reciprocal rank fusion of both). `doc`: one document (id, id prefix or path); `where`: an SQL
+    condition over `c` (chunks) and `d` (documents), read-only; `parents`: each child replaced by
+    its parent section, de-duplicated. ConfigError when the database has no vectors for `model`."""
     from storage.search import search_chunks
 
-    return search_chunks(db, question, k=k, doc=doc, where=where, parents=parents)
+    if retriever == "bm25":
+        return search_chunks(db, question, k=k, doc=doc, where=where, parents=parents)
+    from ingest.integrations.embed import DEFAULT_MODEL, question_embedder
+
+    name = model or DEFAULT_MODEL
+    return search_chunks(
+        db,
+        question,
+        k=k,
+        doc=doc,
+        where=where,
+        parents=parents,
+        retriever=retriever,
+        embed_question=question_embedder(name),
+        model=name,
+    )
 
 
 class ElementView(BaseModel):

@@ -676,16 +676,27 @@ def search(
         None, "--where", help="SQL condition over c (chunks) and d (documents), e.g. \"d.title LIKE '%cotton%'\"."
     ),
     parents: bool = typer.Option(False, "--parents", help="Return each hit's parent section (de-duplicated)."),
+    vector: bool = typer.Option(False, "--vector", help="Rank by embedding similarity (needs `ingest embed`)."),
+    hybrid: bool = typer.Option(
+        False, "--hybrid", help="Fuse the BM25 and vector rankings (reciprocal rank fusion; needs `ingest embed`)."
+    ),
+    model: Optional[str] = typer.Option(
+        None, "--model", "-m", help="Embedding model for --vector/--hybrid (default all-MiniLM-L6-v2-int8)."
+    ),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
-    """The chunks a bot would retrieve for a question: BM25 (SQLite FTS5) over child chunks, best first."""
+    """The chunks a bot would retrieve for a question, best first: BM25 (SQLite FTS5) over child
+    chunks, or by vector (--vector), or both fused (--hybrid)."""
     if output not in ("table", "json"):
         raise typer.BadParameter(f"must be 'table' or 'json', not {output!r}", param_hint="--format")
     if doc and where:
         raise typer.BadParameter("give --doc or --where, not both (--where can say c.document_id = '...')")
+    if vector and hybrid:
+        raise typer.BadParameter("give --vector or --hybrid, not both")
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
-    hits = call(api.search, db, question, k=k, doc=doc, where=where, parents=parents)
+    retriever = "vector" if vector else "hybrid" if hybrid else "bm25"
+    hits = call(api.search, db, question, k=k, doc=doc, where=where, parents=parents, retriever=retriever, model=model)
     if output == "json":
         sys.stdout.write(json.dumps([hit.model_dump() for hit in hits], ensure_ascii=False, indent=2) + "\n")
         return
@@ -699,7 +710,7 @@ def search(
             table,
             (
                 str(hit.rank),
-                f"{hit.score:.2f}",
+                f"{hit.score:.4f}" if retriever != "bm25" else f"{hit.score:.2f}",
                 hit.document_id,
                 str(hit.chunk_id),
                 hit.kind,
