@@ -122,10 +122,13 @@ def evaluate(
     ks: Sequence[int] | None = None,
     budget: int | None = None,
     chunk_settings: Mapping[str, Any] | None = None,
+    retriever: str = "bm25",
+    model: str | None = None,
 ) -> EvalReport:
     """`ingest eval`: re-chunk the stored documents with each strategy, measure hit@k on the golden
     set and store one `eval_runs` row per strategy. None = the defaults (all strategies, k 1/4/10,
-    a 1,200-token budget); `chunk_settings` override the config file's `[chunk]` table."""
+    a 1,200-token budget); `chunk_settings` override the config file's `[chunk]` table; `retriever`
+    bm25, vector or hybrid as in `search` (vector and hybrid embed the re-chunked texts with `model`)."""
     from ingest.evaluation import evaluate as evaluation
 
     return evaluation.evaluate_golden(
@@ -135,6 +138,8 @@ def evaluate(
         ks=ks or evaluation.DEFAULT_KS,
         budget_tokens=evaluation.DEFAULT_BUDGET_TOKENS if budget is None else budget,
         chunk_settings=evaluation.eval_chunk_settings(config, chunk_settings),
+        retriever=retriever,
+        model=model,
     )
 
 

@@ -561,9 +561,13 @@ def eval_command(
     chunk_set: list[str] = typer.Option(
         [], "--set", help="Chunk setting KEY=VALUE for every strategy, e.g. child_max_tokens=200 (repeatable)."
     ),
+    retriever: str = typer.Option(
+        "bm25", "--retriever", help="bm25, vector or hybrid (as ingest search; vector/hybrid embed re-chunked texts)."
+    ),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="Embedding model for vector/hybrid."),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
-    """Re-chunk the stored documents with each strategy and measure how often BM25 brings the answer to the top.
+    """Re-chunk the stored documents with each strategy and measure how often search brings the answer to the top.
 
     Prints hit@k, parent-expanded hit@k, budget hit, chunk counts and mean tokens, per kind,
     and the misses with the top chunk retrieved; stores one row per strategy in `eval_runs`.
@@ -583,6 +587,8 @@ def eval_command(
         ks=[number(value, "--k") for value in comma_list(k, "--k")],
         budget=budget,
         chunk_settings=key_values(chunk_set, "--set"),
+        retriever=retriever,
+        model=model,
     )
     sys.stdout.write(format_report(report, output))
 
