@@ -148,10 +148,13 @@ def evaluate(
     ks: Sequence[int] | None = None,
     budget: int | None = None,
     chunk_settings: Mapping[str, Any] | None = None,
+    retriever: str = "bm25",
+    model: str | None = None,
 ) -> EvalReport:
     """`ingest eval`: re-chunk the stored documents with each strategy, measure hit@k on the golden
     set and store one `eval_runs` row per strategy. None = the defaults (all strategies, k 1/4/10,
-    a 1,200-token budget); `chunk_settings` override the config file's `[chunk]` table."""
+    a 1,200-token budget); `chunk_settings` override the config file's `[chunk]` table; `retriever`
+    bm25, vector or hybrid as in `search` (vector and hybrid embed the re-chunked texts with `model`)."""
     from ingest.evaluation import evaluate as evaluation
 
     return evaluation.evaluate_golden(
@@ -161,6 +164,8 @@ def evaluate(
         ks=ks or evaluation.DEFAULT_KS,
         budget_tokens=evaluation.DEFAULT_BUDGET_TOKENS if budget is None else budget,
         chunk_settings=evaluation.eval_chunk_settings(config, chunk_settings),
+        retriever=retriever,
+        model=model,
     )
 
 
@@ -187,14 +192,33 @@ def search(
     doc: str | None = None,
     where: str | None = None,
     parents: bool = False,
+    retriever: str = "bm25",
+    model: str | None = None,
 ) -> list[SearchHit]:
-    """`ingest search`: the `k` chunks a bot would retrieve for `question`, best first (FTS5 bm25
-    over child chunks, the ranking `ingest eval` measures). `doc`: one document (id, id prefix or
-    path); `where`: an SQL condition over `c` (chunks) and `d` (documents), read-only; `parents`:
-    each child replaced by its parent section, de-duplicated."""
+    """`ingest search`: the `k` chunks a bot would retrieve for `question`, best first. `retriever`:
+    `bm25` (FTS5 over child chunks, the ranking `ingest eval` measures), `vector` (cosine to the
+    question's vector, after `ingest embed`; `model` default all-MiniLM-L6-v2-int8) or `hybrid`
+    (reciprocal rank fusion of both). `doc`: one document (id, id prefix or path); `where`: an SQL
+    condition over `c` (chunks) and `d` (documents), read-only; `parents`: each child replaced by
+    its parent section, de-duplicated. ConfigError when the database has no vectors for `model`."""
     from storage.search import search_chunks
 
-    return search_chunks(db, question, k=k, doc=doc, where=where, parents=parents)
+    if retriever == "bm25":
+        return search_chunks(db, question, k=k, doc=doc, where=where, parents=parents)
+    from ingest.integrations.embed import DEFAULT_MODEL, question_embedder
+
+    name = model or DEFAULT_MODEL
+    return search_chunks(
+        db,
+        question,
+        k=k,
+        doc=doc,
+        where=where,
+        parents=parents,
+        retriever=retriever,
+        embed_question=question_embedder(name),
+        model=name,
+    )
 
 
 class ElementView(BaseModel):

@@ -596,9 +596,13 @@ def eval_command(
     chunk_set: list[str] = typer.Option(
         [], "--set", help="Chunk setting KEY=VALUE for every strategy, e.g. child_max_tokens=200 (repeatable)."
     ),
+    retriever: str = typer.Option(
+        "bm25", "--retriever", help="bm25, vector or hybrid (as ingest search; vector/hybrid embed re-chunked texts)."
+    ),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="Embedding model for vector/hybrid."),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
-    """Re-chunk the stored documents with each strategy and measure how often BM25 brings the answer to the top.
+    """Re-chunk the stored documents with each strategy and measure how often search brings the answer to the top.
 
     Prints hit@k, parent-expanded hit@k, budget hit, chunk counts and mean tokens, per kind,
     and the misses with the top chunk retrieved; stores one row per strategy in `eval_runs`.
@@ -620,6 +624,8 @@ def eval_command(
         ks=[number(value, "--k") for value in comma_list(k, "--k")],
         budget=budget,
         chunk_settings=key_values(chunk_set, "--set"),
+        retriever=retriever,
+        model=model,
     )
     sys.stdout.write(format_report(report, output))
 
@@ -717,18 +723,28 @@ def search(
         None, "--where", help="SQL condition over c (chunks) and d (documents), e.g. \"d.title LIKE '%cotton%'\"."
     ),
     parents: bool = typer.Option(False, "--parents", help="Return each hit's parent section (de-duplicated)."),
+    vector: bool = typer.Option(False, "--vector", help="Rank by embedding similarity (needs `ingest embed`)."),
+    hybrid: bool = typer.Option(
+        False, "--hybrid", help="Fuse the BM25 and vector rankings (reciprocal rank fusion; needs `ingest embed`)."
+    ),
+    model: Optional[str] = typer.Option(
+        None, "--model", "-m", help="Embedding model for --vector/--hybrid (default all-MiniLM-L6-v2-int8)."
+    ),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
-    """The chunks a bot would retrieve for a question: BM25 (SQLite FTS5) over child chunks, best first."""
+    """The chunks a bot would retrieve for a question, best first: BM25 (SQLite FTS5) over child
+    chunks, or by vector (--vector), or both fused (--hybrid)."""
     if output not in ("table", "json"):
         raise typer.BadParameter(f"must be 'table' or 'json', not {output!r}", param_hint="--format")
     if doc and where:
         raise typer.BadParameter("give --doc or --where, not both (--where can say c.document_id = '...')")
+    if vector and hybrid:
+        raise typer.BadParameter("give --vector or --hybrid, not both")
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
     db = api.resolve_db(db)
-
-    hits = call(api.search, db, question, k=k, doc=doc, where=where, parents=parents)
+    retriever = "vector" if vector else "hybrid" if hybrid else "bm25"
+    hits = call(api.search, db, question, k=k, doc=doc, where=where, parents=parents, retriever=retriever, model=model)
     if output == "json":
         sys.stdout.write(json.dumps([hit.model_dump() for hit in hits], ensure_ascii=False, indent=2) + "\n")
         return
@@ -742,7 +758,7 @@ def search(
             table,
             (
                 str(hit.rank),
-                f"{hit.score:.2f}",
+                f"{hit.score:.4f}" if retriever != "bm25" else f"{hit.score:.2f}",
                 hit.document_id,
                 str(hit.chunk_id),
                 hit.kind,

@@ -69,6 +69,7 @@ def save_eval_runs(db: str | Path, report: EvalReport, golden_sha256: str | None
                 "budget_tokens": report.budget_tokens,
                 "depth": report.depth,
                 "fts_tokenize": report.fts_tokenize,
+                "retriever": report.retriever,
                 "golden_sha256": golden_sha256,
                 "documents": report.documents,
                 "question_count": report.question_count,

@@ -15,6 +15,13 @@ Document names: a search over several documents multiplies the bm25 of a documen
 1 + NAME_BOOST per question word naming it (its title's or file stem's words), because bm25
 alone gives a document's name no weight when half the index carries it (docs/search.md).
 
+Vectors and fusion: `retriever="vector"` ranks the child chunks embedded with a model by cosine
+distance to the question's vector (`ingest embed` stores them; `storage.vectors`);
+`retriever="hybrid"` fuses the full-text ranking above (name boost included) and the vector
+ranking by reciprocal rank fusion, `fuse_rankings`: each chunk scores the sum of
+1 / (RRF_K + rank) over the FUSION_DEPTH best of each list (ranks from 1). Measured in
+docs/search.md.
+
 Only child chunks are searched (the retrieval units; a section that fits in one child is one
 child without a parent). `parents=True` replaces each ranked child by its parent section,
 keeping the rank of the section's best child, as `ingest eval`'s parent expansion does.
@@ -24,7 +31,7 @@ from __future__ import annotations
 
 import sqlite3
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path, PurePath
 
 from sqlalchemy.engine import make_url
@@ -48,6 +55,11 @@ PARENT_DEPTH_FACTOR = 10
 #: candidates are the NAME_DEPTH best by bm25 alone. Measured in docs/search.md.
 NAME_BOOST = 0.5
 NAME_DEPTH = 200
+#: Reciprocal rank fusion (`retriever="hybrid"`): the usual constant of Cormack et al. (2009),
+#: which damps the weight of the very first ranks, and how many of each ranking are fused.
+RRF_K = 60
+FUSION_DEPTH = 50
+RETRIEVERS = ("bm25", "vector", "hybrid")
 
 ENGLISH_STOPWORDS = frozenset(
     """
@@ -162,6 +174,23 @@ def boost_by_name(scored: Sequence[tuple[str, str, float]], matches: Mapping[str
     return sorted(boosted, key=lambda row: row[1])
 
 
+def fuse_rankings(rankings: Sequence[Sequence[Hashable]], depth: int = FUSION_DEPTH) -> list[tuple[Hashable, float]]:
+    """Reciprocal rank fusion: `(key, score)` best first, score = sum over the rankings of
+    1 / (RRF_K + rank) for the `depth` best of each (rank 1 = best; a key missing from a ranking
+    gets nothing from it). Ties keep the order of first appearance (the first ranking first)."""
+    scores: dict[Hashable, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking[:depth], start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores.items(), key=lambda item: -item[1])
+
+
+def check_retriever(retriever: str) -> str:
+    if retriever not in RETRIEVERS:
+        raise ConfigError(f"retriever {retriever!r}: expected one of {', '.join(RETRIEVERS)}", stage="search")
+    return retriever
+
+
 def bm25_expression(
     table: str, unindexed_columns: int = 0, weights: tuple[float, float] = (HEADING_WEIGHT, BODY_WEIGHT)
 ) -> str:
@@ -251,16 +280,24 @@ def search_chunks(
     doc: str | None = None,
     where: str | None = None,
     parents: bool = False,
+    retriever: str = "bm25",
+    embed_question: Callable[[str], Sequence[float]] | None = None,
+    model: str | None = None,
 ) -> list[SearchHit]:
     """The `k` best child chunks for `question` in the database at `db`, best first.
 
     `doc` restricts to one document (id, unique id prefix or source path); `where` is an SQL
     condition over `c` (chunks) and `d` (documents), e.g. `d.title LIKE '%cotton%'`, run on a
     read-only connection like `ingest query`. `parents` returns parent sections instead.
-    Raises ConfigError for k < 1, QueryError for a bad `where`.
+    `retriever`: `bm25` (full text), `vector` (cosine to `embed_question(question)` among the
+    chunks embedded with `model`) or `hybrid` (both fused, `fuse_rankings`); `embed_question` is
+    called only after the database is found to hold vectors for `model`.
+    Raises ConfigError for k < 1, an unknown retriever or no vectors for `model`, QueryError for
+    a bad `where`.
     """
     if k < 1:
         raise ConfigError(f"--k must be a positive number of results, not {k}", stage="search")
+    check_retriever(retriever)
     url = database_url(db)
     if not url.startswith("sqlite"):
         raise ConfigError("full-text search needs the SQLite database (FTS5)", stage="search")
@@ -270,17 +307,48 @@ def search_chunks(
     with open_database(db) as database:  # migrates an older file, so chunks_fts has today's columns
         document_id = _resolve_document(database, doc) if doc else None
     terms = question_to_terms(question)
+    depth = k * PARENT_DEPTH_FACTOR if parents else k
+    connection = open_readonly_sqlite(path)
+    try:
+        vector = None
+        if retriever != "bm25":
+            table = _require_vectors(connection, model, str(db))
+            if embed_question is None:
+                raise ConfigError(f"--{retriever} needs the question embedded with {model}", stage="search")
+            vector = (table, list(embed_question(question)))
+        fetch = FUSION_DEPTH if retriever == "hybrid" else depth
+        text_rows = _fts_rows(connection, terms, document_id, where, fetch) if retriever != "vector" else []
+        vector_rows = _vector_rows(connection, vector, model, document_id, where, fetch) if vector else []
+        if retriever == "bm25":
+            rows = text_rows
+        elif retriever == "vector":
+            rows = vector_rows
+        else:
+            by_key = {row[0]: row for row in vector_rows + text_rows}
+            fused = fuse_rankings([[row[0] for row in text_rows], [row[0] for row in vector_rows]])
+            rows = [by_key[key][:-1] + (score,) for key, score in fused]
+        hits = _rows_to_hits(connection, rows[: max(depth, k)], k, parents)
+    except (sqlite3.Error, sqlite3.Warning) as error:
+        what = f"the --where condition {where!r}" if where else f"the question {question!r}"
+        raise QueryError(f"search failed on {what}: {error}") from error
+    finally:
+        connection.close()
+    return hits
+
+
+def _fts_rows(
+    connection: sqlite3.Connection, terms: Sequence[str], document_id: str | None, where: str | None, depth: int
+) -> list[tuple]:
+    """The `depth` best child rows by bm25 (`_HIT_COLUMNS` + score), name-boosted over several documents."""
     if not terms:
         return []
-    match = terms_to_match(terms)
-    depth = k * PARENT_DEPTH_FACTOR if parents else k
     boost = document_id is None
     sql = (
         f"SELECT {_HIT_COLUMNS}, {bm25_expression('chunks_fts')} AS score "
         "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id "
         "WHERE chunks_fts MATCH ? AND c.kind = 'child'"
     )
-    params: list[object] = [match]
+    params: list[object] = [terms_to_match(terms)]
     if document_id is not None:
         sql += " AND c.document_id = ?"
         params.append(document_id)
@@ -288,18 +356,58 @@ def search_chunks(
         sql += f" AND ({where})"
     sql += " ORDER BY score, c.id LIMIT ?"
     params.append(max(depth, NAME_DEPTH) if boost else depth)
-    connection = open_readonly_sqlite(path)
-    try:
-        rows = connection.execute(sql, params).fetchall()
-        if boost:
-            rows = _boosted_rows(connection, rows, terms)[:depth]
-        hits = _rows_to_hits(connection, rows, k, parents)
-    except (sqlite3.Error, sqlite3.Warning) as error:
-        what = f"the --where condition {where!r}" if where else f"the query {match!r}"
-        raise QueryError(f"search failed on {what}: {error}") from error
-    finally:
-        connection.close()
-    return hits
+    rows = connection.execute(sql, params).fetchall()
+    return _boosted_rows(connection, rows, terms)[:depth] if boost else rows
+
+
+def _require_vectors(connection: sqlite3.Connection, model: str | None, db: str) -> str:
+    """The vec0 table holding `model`'s vectors; ConfigError (run `ingest embed`) when there are none."""
+    from storage.vectors import load_sqlite_vec, vectors_table
+
+    found = connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_embeddings'").fetchone()
+    row = (
+        connection.execute("SELECT dimensions FROM chunk_embeddings WHERE model = ? LIMIT 1", (model,)).fetchone()
+        if found
+        else None
+    )
+    if row is None:
+        raise ConfigError(
+            f"the database {db} has no vectors for the model {model}: run `ingest embed --db {db}` first",
+            stage="search",
+        )
+    load_sqlite_vec(connection)
+    return vectors_table(int(row[0]))
+
+
+def _vector_rows(
+    connection: sqlite3.Connection,
+    vector: tuple[str, list[float]],
+    model: str | None,
+    document_id: str | None,
+    where: str | None,
+    depth: int,
+) -> list[tuple]:
+    """The `depth` child rows nearest to the question vector (`_HIT_COLUMNS` + cosine distance).
+
+    An exact scan with `vec_distance_cosine` rather than the vec0 KNN query, so `doc` and
+    `where` filter before the cut (a KNN top-k would be cut first, then filtered)."""
+    import sqlite_vec
+
+    table, query = vector
+    sql = (
+        f"SELECT {_HIT_COLUMNS}, vec_distance_cosine(v.embedding, ?) AS score FROM {table} v "
+        "JOIN chunk_embeddings e ON e.id = v.rowid JOIN chunks c ON c.id = e.chunk_id "
+        "JOIN documents d ON d.id = c.document_id WHERE v.model = ? AND e.model = ? AND c.kind = 'child'"
+    )
+    params: list[object] = [sqlite_vec.serialize_float32(query), model, model]
+    if document_id is not None:
+        sql += " AND c.document_id = ?"
+        params.append(document_id)
+    if where:
+        sql += f" AND ({where})"
+    sql += " ORDER BY score, c.id LIMIT ?"
+    params.append(depth)
+    return connection.execute(sql, params).fetchall()
 
 
 def _boosted_rows(connection: sqlite3.Connection, rows: list[tuple], terms: Sequence[str]) -> list[tuple]:

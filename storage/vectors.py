@@ -288,3 +288,28 @@ def check_model_name(model: str) -> str:
     if not _SAFE_MODEL.match(model):
         raise StorageError(f"model name {model!r}: letters, digits, '.', '_' and '-' only")
     return model
+
+
+def stored_vectors(db: Database, model: str) -> dict[str, list[float]]:
+    """Chunk text -> its stored vector for `model` (empty when none): lets `ingest eval` reuse
+    `ingest embed`'s work for re-chunked texts that are identical to stored chunks."""
+    import struct
+
+    with db.reader() as session:
+        if not _has_embeddings(session):
+            return {}
+        row = session.execute(
+            text("SELECT dimensions FROM chunk_embeddings WHERE model = :model LIMIT 1"), {"model": model}
+        ).first()
+        if row is None:
+            return {}
+        load_sqlite_vec(_dbapi(session))
+        rows = session.execute(
+            text(
+                f"SELECT c.text, v.embedding FROM {vectors_table(int(row[0]))} v "
+                "JOIN chunk_embeddings e ON e.id = v.rowid JOIN chunks c ON c.id = e.chunk_id "
+                "WHERE v.model = :model AND e.model = :model"
+            ),
+            {"model": model},
+        )
+        return {chunk_text: list(struct.unpack(f"{len(blob) // 4}f", blob)) for chunk_text, blob in rows}

@@ -162,6 +162,7 @@ class EvalReport(BaseModel):
     budget_tokens: int
     depth: int = Field(description="child chunks retrieved per question")
     fts_tokenize: str = Field(description="FTS5 tokenizer of the evaluation index")
+    retriever: str = Field(default="bm25", description="bm25, vector or hybrid (as `ingest search`)")
     documents: list[str] = Field(description="ids of the documents searched")
     question_count: int
     skipped: list[SkippedQuestion] = Field(default_factory=list)

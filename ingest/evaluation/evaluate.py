@@ -14,7 +14,7 @@ chunking differs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 from typing import Any
@@ -35,9 +35,13 @@ from ingest.contracts.evaluation import (
 )
 from ingest.contracts.files import file_sha256
 from ingest.evaluation.scoring import QuestionScore, Retrieved, normalize_phrases, normalize_text, rate, score_ranking
+from ingest.evaluation.vectors import VectorIndex, ranked_keys
 from ingest.tokens import TokenCounter, tiktoken_counter
 from storage.schema import FTS_TOKENIZE
-from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex
+from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex, check_retriever
+
+#: Texts in, unit vectors out (same order); `ingest.integrations.embed.texts_embedder` makes one.
+EmbedTexts = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
 STRATEGIES = ("structure", "recursive", "fixed")
 DEFAULT_KS = (1, 4, 10)
@@ -57,16 +61,21 @@ def evaluate_golden(
     chunk_settings: ChunkSettings | dict | None = None,
     depth: int = DEFAULT_DEPTH,
     store: bool = True,
+    retriever: str = "bm25",
+    model: str | None = None,
 ) -> EvalReport:
     """Evaluate `strategies` on the golden set against the documents stored in `db` (path or SQLAlchemy URL).
 
     `chunk_settings` are the base settings (sizes, overlap, encoding); each strategy runs
     with them and its own `strategy` name. With `store`, each strategy's result is written
-    to `eval_runs` with its parameters and gets its `run_id`.
+    to `eval_runs` with its parameters and gets its `run_id`. `retriever` `vector` or `hybrid`
+    embeds the re-chunked children with `model` (default all-MiniLM-L6-v2-int8), reusing the
+    database's stored vectors (`ingest embed`) for texts identical to stored chunks.
     """
     from storage.evals import load_stored_documents, save_eval_runs, stored_fts_tokenize
 
     strategies, ks = _check_strategies(strategies), _check_ks(ks)  # option errors before any database work
+    check_retriever(retriever)
     items = load_golden(golden_path)
     documents = load_stored_documents(db)
     if not documents:
@@ -85,6 +94,8 @@ def evaluate_golden(
         depth=depth,
         golden_path=str(golden_path),
         fts_tokenize=stored_fts_tokenize(db, default=FTS_TOKENIZE),
+        retriever=retriever,
+        embed_texts=_database_embedder(db, model) if retriever != "bm25" else None,
     )
     if store:
         save_eval_runs(db, report, golden_sha256=file_sha256(golden_path))
@@ -103,6 +114,8 @@ def evaluate_documents(
     golden_path: str = "",
     fts_tokenize: str = FTS_TOKENIZE,
     weights: tuple[float, float] = (HEADING_WEIGHT, BODY_WEIGHT),
+    retriever: str = "bm25",
+    embed_texts: EmbedTexts | None = None,
 ) -> EvalReport:
     """Score each strategy on `items` over `documents` (id -> parsed Document). Pure apart from CPU.
 
@@ -110,9 +123,13 @@ def evaluate_documents(
     report (so a partial database can still be measured); if all are skipped, ConfigError.
     `fts_tokenize` is the FTS5 tokenizer of the evaluation index (use the stored
     `chunks_fts` one to measure what users' queries see); `weights` are the bm25 (heading path,
-    body) weights, changed only to measure alternatives (benchmarks/search_eval.py).
+    body) weights, changed only to measure alternatives (benchmarks/search_eval.py). `retriever`:
+    `bm25`, `vector` or `hybrid` (as `ingest search`); the last two need `embed_texts`, which
+    embeds the children of every strategy and the questions.
     """
     ks = _check_ks(ks)
+    if check_retriever(retriever) != "bm25" and embed_texts is None:
+        raise ConfigError(f"retriever {retriever!r} needs an embedding function", stage="eval")
     strategies = _check_strategies(strategies)
     if budget_tokens < 1:
         raise ConfigError(f"--budget must be a positive number of tokens, not {budget_tokens}", stage="eval")
@@ -131,6 +148,10 @@ def evaluate_documents(
         )
 
     in_text = _answers_in_text(documents, answerable, scopes)
+    question_vectors = None
+    if embed_texts is not None and retriever != "bm25":
+        vectors = embed_texts([item.question for item in answerable])
+        question_vectors = {item.line: vector for item, vector in zip(answerable, vectors)}
     results = []
     for strategy in strategies:
         settings = ChunkSettings.model_validate({**base.model_dump(), "strategy": strategy})
@@ -147,6 +168,9 @@ def evaluate_documents(
                 depth,
                 fts_tokenize,
                 weights,
+                retriever,
+                embed_texts,
+                question_vectors,
             )
         )
     return EvalReport(
@@ -156,6 +180,7 @@ def evaluate_documents(
         budget_tokens=budget_tokens,
         depth=depth,
         fts_tokenize=fts_tokenize,
+        retriever=retriever,
         documents=list(documents),
         question_count=len(items),
         skipped=skipped,
@@ -175,10 +200,14 @@ def _evaluate_strategy(
     depth: int,
     fts_tokenize: str,
     weights: tuple[float, float],
+    retriever: str = "bm25",
+    embed_texts: EmbedTexts | None = None,
+    question_vectors: Mapping[int, Sequence[float]] | None = None,
 ) -> StrategyResult:
     """Chunk every document with `settings`, index the children, search and score every item."""
     chunks_by_key: dict[str, tuple[str, Chunk, Chunk | None]] = {}
     parent_count = 0
+    vector_index = VectorIndex() if retriever != "bm25" and embed_texts is not None else None
     with ChunkIndex(fts_tokenize, weights) as index:
         for doc_id, document in documents.items():
             chunks = chunk_document(document, settings, counter)
@@ -192,9 +221,12 @@ def _evaluate_strategy(
                 chunks_by_key[key] = (doc_id, chunk, parent)
                 rows.append((key, doc_id, HEADING_PATH_SEPARATOR.join(chunk.heading_path), chunk.body))
             index.add(rows)
+            if vector_index is not None and embed_texts is not None:
+                vector_index.add([row[0] for row in rows], doc_id, embed_texts([chunk.text for chunk in children]))
         question_results = []
         for item in items:
-            hits = index.search(item.question, limit=depth, scope=scopes[item.line])
+            vector = question_vectors.get(item.line) if question_vectors else None
+            hits = ranked_keys(retriever, item.question, vector, index, vector_index, depth, scopes[item.line])
             ranked = [_to_retrieved(key, *chunks_by_key[key]) for key, _ in hits]
             score = score_ranking(ranked, item.must_contain, budget_tokens, item.pages)
             top = chunks_by_key[hits[0][0]] if hits else None
@@ -212,6 +244,18 @@ def _evaluate_strategy(
         by_kind={kind: _scores([q for q in question_results if q.kind == kind], ks) for kind in kinds},
         questions=question_results,
     )
+
+
+def _database_embedder(db: str | Path, model: str | None) -> EmbedTexts:
+    """Embeds texts with `model`, reusing the vectors `ingest embed` stored in `db` for identical texts."""
+    from ingest.integrations.embed import DEFAULT_MODEL, texts_embedder
+    from storage import open_database
+    from storage.vectors import stored_vectors
+
+    name = model or DEFAULT_MODEL
+    with open_database(db, create=False) as database:
+        known = stored_vectors(database, name) if database.is_sqlite else {}
+    return texts_embedder(name, known)
 
 
 def _to_retrieved(key: str, doc_id: str, chunk: Chunk, parent: Chunk | None) -> Retrieved:

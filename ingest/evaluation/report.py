@@ -9,6 +9,9 @@ from ingest.contracts.evaluation import EvalReport, Scores, StrategyResult
 MISS_PREVIEW_CHARS = 160
 
 
+_RETRIEVERS = {"bm25": "BM25", "vector": "vector (cosine; FTS5 unused)", "hybrid": "BM25 + vector fused (RRF)"}
+
+
 def format_report(report: EvalReport, output_format: str = "table") -> str:
     if output_format == "json":
         return report.model_dump_json(indent=2)
@@ -21,7 +24,8 @@ def format_table(report: EvalReport) -> str:
     lines = [
         f"Golden set {report.golden_path}: {answered} questions on {len(report.documents)} documents"
         + (f" ({len(report.skipped)} skipped)" if report.skipped else "")
-        + f"; BM25 (SQLite FTS5, {report.fts_tokenize!r}) over child chunks; budget {report.budget_tokens} tokens.",
+        + f"; {_RETRIEVERS.get(report.retriever, report.retriever)} (SQLite FTS5, {report.fts_tokenize!r}) "
+        + f"over child chunks; budget {report.budget_tokens} tokens.",
         "",
     ]
     head = _score_headers(report.ks)

@@ -222,6 +222,40 @@ def embed_database(
     )
 
 
+def question_embedder(model: str = DEFAULT_MODEL) -> Callable[[str], list[float]]:
+    """A function embedding one question with `model`; the model is loaded on the first call only,
+    so a search that fails earlier (no vectors stored) never pays for loading it."""
+    spec = model_spec(model)
+    loaded: list[Embedder] = []
+
+    def embed_question(question: str) -> list[float]:
+        if not loaded:
+            loaded.append(Embedder(spec))
+        return loaded[0].encode([question]).vectors[0]
+
+    return embed_question
+
+
+def texts_embedder(model: str = DEFAULT_MODEL, known: dict[str, list[float]] | None = None, batch: int = 32):
+    """A function embedding a list of texts with `model` (unit vectors, in order). Texts found in
+    `known` (text -> vector, e.g. the database's stored vectors, `storage.vectors.stored_vectors`)
+    are not embedded again; the model is loaded on first need."""
+    spec = model_spec(model)
+    cache = dict(known or {})
+    loaded: list[Embedder] = []
+
+    def embed_texts(texts: Sequence[str]) -> list[list[float]]:
+        missing = list(dict.fromkeys(text for text in texts if text not in cache))
+        if missing and not loaded:
+            loaded.append(Embedder(spec))
+        for at in range(0, len(missing), batch):
+            part = missing[at : at + batch]
+            cache.update(zip(part, loaded[0].encode(part).vectors))
+        return [cache[text] for text in texts]
+
+    return embed_texts
+
+
 class SimilarChunk(BaseModel):
     """A chunk near the question: cosine `distance` (smaller is nearer) and the export record."""
 
