@@ -1,0 +1,42 @@
+"""The `ingest` command line: parse arguments, make ONE library call (ingest.api), print the result.
+
+The CLI builds no SQL except the user's own in `query`. Our exceptions become a one-line
+message on stderr and an exit code:
+
+    0  ok
+    1  the run finished but a file under the given paths is failed: it failed in this run, or it
+       failed earlier and is unchanged since (not retried); 0 only when every file is stored
+    2  usage or configuration error (bad option, config file, missing path, OCR not installed)
+    3  the database is locked by another running `ingest run`/`reprocess`
+    4  the database cannot be opened, or its schema version is not this program's
+    5  no document with that id or path
+    6  `ingest query`: SQL error, or a write attempt refused by the read-only connection
+
+Commands live by concern: `batch` (run, reprocess, runs, unlock), `read` (query, show,
+search), `evaluate` (eval), `views` (render, report), `integrations` (export, embed); shared
+options, exit codes and printing in `common`. Importing this package registers them all on
+`app`; the library (ingest.api) is imported inside each command, so `ingest --help` loads none.
+"""
+
+from ingest.cli import batch, evaluate, integrations, read, views  # noqa: F401 - registers the commands
+from ingest.cli.common import (
+    EXIT_DATABASE,
+    EXIT_FAILED_DOCUMENTS,
+    EXIT_LOCKED,
+    EXIT_NOT_FOUND,
+    EXIT_OK,
+    EXIT_QUERY,
+    EXIT_USAGE,
+    app,
+)
+
+__all__ = [
+    "EXIT_DATABASE",
+    "EXIT_FAILED_DOCUMENTS",
+    "EXIT_LOCKED",
+    "EXIT_NOT_FOUND",
+    "EXIT_OK",
+    "EXIT_QUERY",
+    "EXIT_USAGE",
+    "app",
+]
