@@ -47,8 +47,9 @@ document = pdfium.PdfDocument(sys.argv[1])
 for index in range(len(document)):
     page = document[index]
     text = page.get_textpage()
+    text.get_text_range()
     for char in range(text.count_chars()):
-        text.get_text_range(char, 1), text.get_charbox(char)
+        text.get_charbox(char)
     text.close(); page.close()
 """
 
@@ -121,7 +122,8 @@ def bench_marginal(codes: list[Path], repeat: int, tmp: Path) -> None:
             spent = []
             for pdf in (BIG_PDF, one_page):
                 if code:
-                    command = ingest(arguments[0], str(pdf), "--db", str(tmp / f"m-{i}-{len(spent)}-{pdf.stem}.db"))
+                    db = tmp / f"m-{i}-{codes.index(code)}-{pdf.stem}.db"  # a new database each run
+                    command = ingest(arguments[0], str(pdf), "--db", str(db))
                     command += arguments[1:]
                 else:
                     command = [sys.executable, *arguments, str(pdf)]
@@ -144,16 +146,17 @@ def bench_speedup(codes: list[Path], tmp: Path) -> None:
         print(f"| {code} | {one[1]:.1f} / {one[0]:.1f} | {two[1]:.1f} / {two[0]:.1f} | {one[1] / two[1]:.2f}x |")
 
 
-def _tree(pid: int) -> list[int]:
-    found, todo = [], [pid]
+def _tree(pid: int) -> list[tuple[int, int]]:
+    """(pid, depth) of `pid` and every process below it."""
+    found, todo = [], [(pid, 0)]
     while todo:
-        current = todo.pop()
-        found.append(current)
+        current, depth = todo.pop()
+        found.append((current, depth))
         try:
             children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
         except OSError:
             continue
-        todo.extend(int(child) for child in children)
+        todo.extend((int(child), depth + 1) for child in children)
     return found
 
 
@@ -161,10 +164,11 @@ def peak_rss(process: subprocess.Popen) -> dict[int, tuple[str, int]]:
     """pid -> (command line, peak resident KiB) of every process under `process` until it ends."""
     peaks: dict[int, tuple[str, int]] = {}
     while process.poll() is None:
-        for pid in _tree(process.pid):
+        for pid, depth in _tree(process.pid):
             try:
                 status = Path(f"/proc/{pid}/status").read_text()
                 cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:200]
+                cmdline = role(cmdline, depth)
             except OSError:
                 continue
             for line in status.splitlines():
@@ -174,8 +178,13 @@ def peak_rss(process: subprocess.Popen) -> dict[int, tuple[str, int]]:
     return peaks
 
 
-def role(cmdline: str) -> str:
-    return "forkserver" if "forkserver" in cmdline else "worker" if "multiprocessing" in cmdline else "main"
+def role(cmdline: str, depth: int) -> str:
+    """main (the `ingest` process), forkserver, resource tracker, or worker (forked by the forkserver)."""
+    if depth == 0:
+        return "main"
+    if "resource_tracker" in cmdline:
+        return "resource tracker"
+    return "forkserver" if depth == 1 else "worker"
 
 
 def bench_rss(codes: list[Path], tmp: Path) -> None:
@@ -186,7 +195,7 @@ def bench_rss(codes: list[Path], tmp: Path) -> None:
         command = ingest("run", str(BIG_PDF), "--db", str(tmp / f"rss-{codes.index(code)}.db"), "--workers", "2")
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         peaks = sorted(peak_rss(process).values(), key=lambda item: -item[1])
-        print(f"| {code} | {', '.join(f'{kb // 1024} ({role(cmd)})' for cmd, kb in peaks)} |")
+        print(f"| {code} | {', '.join(f'{kb // 1024} ({name})' for name, kb in peaks)} |")
 
 
 def main(argv: list[str] | None = None) -> int:
