@@ -160,3 +160,36 @@ def test_unknown_language_code_is_a_config_error():
 
     with pytest.raises(ConfigError, match="xx"):
         check_languages(EnrichSettings(languages=["en", "xx"]))
+
+
+def test_language_is_detected_once_per_section_and_children_inherit_it():
+    from ingest.contracts.chunks import Chunk
+    from ingest.pipeline.enrich import chunks_with_language
+
+    english = "The whitefly is controlled with neem oil sprayed at dusk every week."
+    hindi = "सफेद मक्खी को नीम के तेल से नियंत्रित किया जाता है जिसे हर सप्ताह शाम को छिड़का जाता है।"
+
+    def chunk(index, body, kind="child", parent=0):
+        return Chunk(
+            kind=kind,
+            index=index,
+            parent=parent,
+            text=body,
+            body=body,
+            heading_path=[],
+            page_start=1,
+            page_end=1,
+            char_start=0,
+            char_end=len(body),
+            token_count=1,
+        )
+
+    chunks = [
+        chunk(0, english + " " + english, kind="parent", parent=None),
+        chunk(1, "Neem oil, whitefly, dusk, weekly spraying schedule"),  # too ambiguous alone: inherits
+        chunk(2, hindi),  # another script: detected on its own
+        chunk(3, "Short."),  # too few letters: None, as before
+        chunk(4, hindi, kind="parent", parent=None),
+    ]
+    languages = [c.language for c in chunks_with_language(chunks, EnrichSettings())]
+    assert languages == ["en", "en", "hi", None, "hi"]

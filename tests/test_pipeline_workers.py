@@ -135,3 +135,20 @@ def test_a_parser_catching_every_exception_cannot_swallow_the_time_limit(monkeyp
     result = run_task("x.pdf", PipelineSettings(workers=0, timeout=0.3))
     assert isinstance(result.value, Failure) and result.value.stage == "parse"
     assert result.value.message.startswith("timed out")
+
+
+def pid_task(path: str, settings: PipelineSettings) -> TaskResult:
+    """Reports a resident size over the recycling limit for a path containing "big"."""
+    return TaskResult(value=os.getpid(), seconds=0.0, rss_mb=1e6 if "big" in path else 1.0)
+
+
+def test_workers_stay_warm_and_are_replaced_by_memory_not_by_count():
+    paths = [f"small{i}" for i in range(30)] + ["big", "after1", "after2"]
+    pids = results(paths, PipelineSettings(workers=1), pid_task)
+    assert len({pids[f"small{i}"] for i in range(30)} | {pids["big"]}) == 1  # 31 documents, one worker
+    assert pids["after1"] == pids["after2"] != pids["big"]  # replaced once, after the document over the limit
+
+
+def test_run_task_reports_the_workers_resident_memory(tmp_path):
+    result = run_task(str(Path(__file__).parent.parent / "fixtures" / "two_column.pdf"), PipelineSettings(workers=0))
+    assert result.rss_mb > 10

@@ -391,3 +391,55 @@ def test_failure_replaces_a_stored_version_and_keeps_no_stale_content(db, tmp_pa
         "select (select count(*) from chunks), (select count(*) from elements), (select count(*) from pages)",
     ).rows
     assert counts == [[0, 0, 0]]
+
+
+def _stored_rows(path) -> dict[str, list[tuple]]:
+    """Every row of the content tables, ids included (ingested_at lives in `documents`)."""
+    with sqlite3.connect(path) as connection:
+        return {
+            table: connection.execute(f"select * from {table} order by rowid").fetchall()
+            for table in ("pages", "elements", "chunks", "chunks_fts")
+        }
+
+
+def test_bulk_writes_store_the_rows_the_orm_would(db, tmp_path):
+    """`save_document` writes through Core executemany; a reference written as ORM objects,
+    one at a time, holds exactly the same rows (ids, parent ids, JSON text, FTS index)."""
+    from storage.convert import chunk_to_row, element_to_row, page_to_row
+    from storage.schema import ChunkRow, DocumentRow, ElementRow, PageRow
+
+    path = str(tmp_path / "manual.pdf")
+    document = make_document(path)
+    chunks = make_chunks(document) + [
+        make_chunks(document)[0].model_copy(update={"index": 3, "body": "Second section", "text": "S\n\nSecond"})
+    ]
+    save(db, path, document, chunks)
+    save(db, path, document, chunks)  # a replace: new ids after the deleted ones
+    reference = open_database(tmp_path / "reference.db")
+    document_id = document_id_for(path)
+    for _ in range(2):
+        with reference.transaction() as session:
+            session.query(ChunkRow).filter(ChunkRow.parent_id.is_not(None)).delete()
+            for row_class in (ChunkRow, ElementRow, PageRow):
+                session.query(row_class).delete()
+            if session.get(DocumentRow, document_id) is None:
+                session.add(DocumentRow(id=document_id, source_path=path, status="ok"))
+                session.flush()
+            session.add_all(PageRow(**page_to_row(document_id, page)) for page in document.pages)
+            session.add_all(
+                ElementRow(**element_to_row(document_id, seq, element)) for seq, element in enumerate(document.elements)
+            )
+            metadata = info().metadata
+            parents = {
+                chunk.index: ChunkRow(**chunk_to_row(document_id, chunk, {**metadata, **chunk.metadata}))
+                for chunk in chunks
+                if chunk.parent is None
+            }
+            session.add_all(parents.values())
+            session.flush()
+            for chunk in chunks:
+                if chunk.parent is not None:
+                    row = chunk_to_row(document_id, chunk, {**metadata, **chunk.metadata})
+                    session.add(ChunkRow(**row, parent_id=parents[chunk.parent].id))
+    reference.close()
+    assert _stored_rows(tmp_path / "t.db") == _stored_rows(tmp_path / "reference.db")

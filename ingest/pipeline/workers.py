@@ -14,6 +14,12 @@ A worker that dies (segfault, out-of-memory kill) breaks the pool: its in-flight
 retried one at a time, so only the document that kills a worker on its own is failed.
 `workers = 0` runs everything in this process (debugging; the soft limit still applies).
 Workers watch the parent's pid and exit within a second when the run is killed.
+
+Workers stay warm: a worker keeps its imports, pdfium, the language model and the tokenizer
+from one document to the next, and is replaced only when its resident memory after a task
+passes `recycle_limit_mb` (a parser's slow leak or a fragmented heap cannot grow forever).
+The forkserver imports the worker's modules and loads the default language model and
+tokenizer once (`ingest.pipeline.preload`), so a new worker is a fork that starts with them.
 """
 
 from __future__ import annotations
@@ -37,8 +43,13 @@ from ingest.pipeline.settings import PipelineSettings
 T = TypeVar("T")
 J = TypeVar("J")
 
-#: Replace each worker after this many documents, so a slow leak in a parser cannot grow forever.
-TASKS_PER_WORKER = 25
+#: Replace the workers when one of them holds more than this many MiB after a task (or half the
+#: per-worker memory cap, when that is lower). A fresh worker holds about 250 MiB, most of it
+#: shared with the forkserver it was forked from.
+RECYCLE_RSS_MB = 1024
+
+#: Imported by the forkserver before it forks a worker ("__main__" is multiprocessing's default).
+PRELOAD = ["__main__", "ingest.pipeline.preload"]
 
 
 class Failure(BaseModel):
@@ -53,6 +64,23 @@ class TaskResult(BaseModel):
 
     value: Any  # ProcessedDocument | Failure
     seconds: float
+    rss_mb: float = 0.0  # the worker's resident memory after the task (0: not measured)
+
+
+def recycle_limit_mb(memory_limit_mb: int) -> float:
+    """Resident MiB after a task past which the workers are replaced (see RECYCLE_RSS_MB)."""
+    return min(RECYCLE_RSS_MB, memory_limit_mb / 2) if memory_limit_mb else RECYCLE_RSS_MB
+
+
+def resident_mb() -> float:
+    """This process's resident set size now, in MiB (Linux /proc; elsewhere the peak)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def hard_grace(timeout: float) -> float:
@@ -140,18 +168,21 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    return TaskResult(value=value, seconds=round(time.monotonic() - started, 3))
+    return TaskResult(value=value, seconds=round(time.monotonic() - started, 3), rss_mb=round(resident_mb(), 1))
 
 
-def _new_pool(workers: int, memory_limit_mb: int = 0) -> ProcessPoolExecutor:
+def _new_pool(workers: int, memory_limit_mb: int = 0, preload: bool = True) -> ProcessPoolExecutor:
+    """`preload`: have the forkserver load the pipeline first (no effect once it runs; the first
+    worker waits for it, so a stand-in task in a test passes False)."""
     context = multiprocessing.get_context("forkserver")
+    if preload:
+        context.set_forkserver_preload(PRELOAD)  # a failed import is skipped
     me = os.getpid()
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_worker_init,
         initargs=(me, process_start_time(me), memory_limit_mb),
-        max_tasks_per_child=TASKS_PER_WORKER,
     )
 
 
@@ -197,7 +228,10 @@ def execute(
     suspects: deque[tuple[J, T]] = deque()  # were in flight when a worker died: run alone
     in_flight: dict[Future, tuple[J, T, float, bool]] = {}
     memory = settings.worker_memory_limit_mb
-    pool = _new_pool(workers, memory)
+    recycle_mb = recycle_limit_mb(memory)
+    preload = task is run_task
+    pool = _new_pool(workers, memory, preload)
+    retired: list[ProcessPoolExecutor] = []  # finish their in-flight tasks, then exit
     try:
         while pending or suspects or in_flight:
             alone = any(solo for *_rest, solo in in_flight.values())
@@ -208,11 +242,17 @@ def execute(
                 job, tag = pending.popleft()
                 in_flight[pool.submit(task, job, settings)] = (job, tag, time.monotonic(), False)
             done, _ = wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
-            broken = False
+            broken = retired_now = False
             for future in done:
                 job, tag, started, solo = in_flight.pop(future)
                 try:
-                    yield tag, future.result()
+                    result = future.result()
+                    if result.rss_mb > recycle_mb and not retired_now:
+                        retired_now = True  # new tasks go to a new pool; this one exits when idle
+                        pool.shutdown(wait=False)
+                        retired.append(pool)
+                        pool = _new_pool(workers, memory, preload)
+                    yield tag, result
                 except BrokenProcessPool:
                     broken = True
                     if solo:
@@ -236,9 +276,13 @@ def execute(
                 for job, tag, _started, _solo in list(in_flight.values()):
                     (suspects if broken else pending).appendleft((job, tag))
                 in_flight.clear()
-                _kill_pool(pool)
-                pool = _new_pool(workers, memory)
+                for old in [*retired, pool]:
+                    _kill_pool(old)
+                retired.clear()
+                pool = _new_pool(workers, memory, preload)
     except BaseException:
-        _kill_pool(pool)
+        for old in [*retired, pool]:
+            _kill_pool(old)
         raise
-    pool.shutdown(wait=True)
+    for old in [*retired, pool]:
+        old.shutdown(wait=True)
