@@ -168,6 +168,10 @@ def test_a_version_3_database_is_migrated_to_the_view(tmp_path, db):
     shutil.copy2(db, path)
     with sqlite3.connect(path) as connection:  # what version 3 wrote: no view
         connection.execute("drop view chunk_context")
+        connection.execute("alter table pages drop column text_chars")  # added by step 4 -> 5
+        connection.execute("alter table pages drop column element_chars")  # added by step 4 -> 5
+        connection.execute("alter table pages drop column lost_chars")  # added by step 4 -> 5
+        connection.execute("alter table pages drop column dropped")  # added by step 4 -> 5
         connection.execute("update meta set value = '3' where key = 'schema_version'")
     with pytest.raises(SchemaVersionError, match="migrates it in place"):
         open_database(path, create=False)  # a reader does not migrate

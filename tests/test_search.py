@@ -196,6 +196,11 @@ def test_a_schema_2_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tm
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]', 1, 1, 0, 1, 5, 0, '[]', '[]', '{}')",
                 row,
             )
+        connection.execute("ALTER TABLE pages DROP COLUMN text_chars")  # added by step 4 -> 5
+        connection.execute("ALTER TABLE pages DROP COLUMN element_chars")  # added by step 4 -> 5
+        connection.execute("ALTER TABLE pages DROP COLUMN lost_chars")  # added by step 4 -> 5
+        connection.execute("ALTER TABLE pages DROP COLUMN dropped")  # added by step 4 -> 5
+        connection.execute("DROP VIEW chunk_context")  # added by step 3 -> 4
         connection.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     connection.close()
 
