@@ -348,14 +348,8 @@ def _fts_rows(
         "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id "
         "WHERE chunks_fts MATCH ? AND c.kind = 'child'"
     )
-    params: list[object] = [terms_to_match(terms)]
-    if document_id is not None:
-        sql += " AND c.document_id = ?"
-        params.append(document_id)
-    if where:
-        sql += f" AND ({where})"
-    sql += " ORDER BY score, c.id LIMIT ?"
-    params.append(max(depth, NAME_DEPTH) if boost else depth)
+    limit = max(depth, NAME_DEPTH) if boost else depth
+    sql, params = _narrowed(sql, [terms_to_match(terms)], document_id, where, limit)
     rows = connection.execute(sql, params).fetchall()
     return _boosted_rows(connection, rows, terms)[:depth] if boost else rows
 
@@ -399,15 +393,23 @@ def _vector_rows(
         "JOIN chunk_embeddings e ON e.id = v.rowid JOIN chunks c ON c.id = e.chunk_id "
         "JOIN documents d ON d.id = c.document_id WHERE v.model = ? AND e.model = ? AND c.kind = 'child'"
     )
-    params: list[object] = [sqlite_vec.serialize_float32(query), model, model]
+    sql, params = _narrowed(sql, [sqlite_vec.serialize_float32(query), model, model], document_id, where, depth)
+    return connection.execute(sql, params).fetchall()
+
+
+def _narrowed(
+    sql: str, params: list[object], document_id: str | None, where: str | None, limit: int
+) -> tuple[str, list[object]]:
+    """A ranked child-row query narrowed to one document and/or the user's `where`, best `limit`
+    first (ties by chunk id): the tail both rankings share, so `--doc`/`--where` mean the same."""
+    params = list(params)
     if document_id is not None:
         sql += " AND c.document_id = ?"
         params.append(document_id)
     if where:
         sql += f" AND ({where})"
-    sql += " ORDER BY score, c.id LIMIT ?"
-    params.append(depth)
-    return connection.execute(sql, params).fetchall()
+    params.append(limit)
+    return sql + " ORDER BY score, c.id LIMIT ?", params
 
 
 def _boosted_rows(connection: sqlite3.Connection, rows: list[tuple], terms: Sequence[str]) -> list[tuple]:

@@ -148,14 +148,18 @@ def purge_orphans(session: Session, dimensions: int) -> int:
     return result.rowcount or 0
 
 
+def _not_embedded_clause(session) -> str:
+    """SQL narrowing child chunks `c` to those without a vector for `:model` (none is embedded
+    while the `chunk_embeddings` table does not exist yet)."""
+    if not _has_embeddings(session):
+        return ""
+    return "AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = :model)"
+
+
 def documents_to_embed(db: Database, model: str) -> list[str]:
     """Ids of ok documents with at least one child chunk that has no vector for `model`."""
     with db.reader() as session:
-        embedded = (
-            ""
-            if not _has_embeddings(session)
-            else ("AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = :model)")
-        )
+        embedded = _not_embedded_clause(session)
         rows = session.execute(
             text(
                 "SELECT DISTINCT c.document_id FROM chunks c JOIN documents d ON d.id = c.document_id "
@@ -169,11 +173,7 @@ def documents_to_embed(db: Database, model: str) -> list[str]:
 def pending_chunks(db: Database, document_id: str, model: str) -> list[PendingChunk]:
     """A document's child chunks without a vector for `model`, in chunker order."""
     with db.reader() as session:
-        embedded = (
-            ""
-            if not _has_embeddings(session)
-            else ("AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = :model)")
-        )
+        embedded = _not_embedded_clause(session)
         rows = session.execute(
             text(
                 f"SELECT c.id, c.text FROM chunks c WHERE c.document_id = :document AND c.kind = 'child' {embedded} "
