@@ -188,14 +188,22 @@ def _new_pool(workers: int, memory_limit_mb: int = 0, preload: bool = True) -> P
 
 def _death_message(pool: ProcessPoolExecutor, memory_limit_mb: int) -> str:
     """Why a worker running one document alone died. Under RLIMIT_AS pdfium aborts (SIGABRT) when
-    an allocation fails, so an abort with a cap set is the memory limit; anything else a crash."""
+    an allocation fails, so an abort with a cap set is the memory limit; anything else a crash.
+
+    The pool's manager thread reads each dead worker's exit status from the forkserver (one read
+    per process); reading it here at the same time would race it and see 255. So wait for that
+    thread to finish breaking the pool first."""
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=10.0)
     codes = []
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.join(timeout=1.0)
         codes.append(process.exitcode)
     if memory_limit_mb and -signal.SIGABRT in codes:
         return memory_message(memory_limit_mb) + " (pdfium aborted when an allocation failed)"
-    return "the worker process died while parsing (a crash or an out-of-memory kill)"
+    status = ", ".join(f"signal {-code}" if code < 0 else f"exit code {code}" for code in codes if code is not None)
+    return f"the worker process died while parsing (a crash or an out-of-memory kill{'; ' + status if status else ''})"
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
