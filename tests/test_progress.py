@@ -4,6 +4,10 @@ happening (quiet runs, all-unchanged runs, usage errors)."""
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -13,7 +17,9 @@ from typer.testing import CliRunner
 
 from ingest.cli import app
 from ingest.contracts.errors import SoftTimeout
-from ingest.pipeline.progress import PageProgress, PageReporter
+from ingest.pipeline.progress import PageProgress, PageReporter, ProgressChannel, reporter_for, send_whole
+from ingest.pipeline.settings import PipelineSettings
+from ingest.pipeline.workers import Failure, TaskResult, execute
 from parsers.pdf import parse_pdf
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -91,6 +97,46 @@ def test_a_failing_progress_channel_never_fails_the_parse_but_a_timeout_passes()
 
     with pytest.raises(SoftTimeout):  # the soft time limit must still stop the document
         PageReporter("a.pdf", expired)(1, 3)
+
+
+def test_a_full_pipe_drops_messages_without_blocking_and_never_splits_one():
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    os.set_blocking(writer.fileno(), False)  # as in a worker
+    report = PageReporter("a.pdf", functools.partial(send_whole, writer))
+    for _ in range(5000):  # far more than a pipe holds (64 KiB); page 1 is never throttled
+        report(1, 619)
+    PageReporter("/" + "x" * 5000 + ".pdf", functools.partial(send_whole, writer))(1, 3)  # too long: dropped
+    received: list[PageProgress] = []
+    channel = ProgressChannel(multiprocessing.get_context("forkserver"), received.append)
+    channel.attach("pool", (reader, writer))
+    channel.drain()
+    assert 0 < len(received) < 5000
+    assert set(received) == {PageProgress("a.pdf", 1, 619)}  # whole messages only; the long path's none
+    channel.close()
+
+
+def reporting_task(path: str, settings: PipelineSettings) -> TaskResult:
+    """Reports three pages through the real worker channel; `crash` dies after its first page."""
+    report = reporter_for(path)
+    for page in (1, 2, 3):
+        report(page, 3)
+        if "crash" in path:
+            os.kill(os.getpid(), signal.SIGKILL)
+    return TaskResult(value=f"done {path}", seconds=0.0)
+
+
+@pytest.mark.slow
+def test_a_crashing_worker_fails_only_its_document_with_progress_on():
+    progress: list[PageProgress] = []
+    jobs = ["a", "crash", "b", "c"]
+    got = {
+        tag: result.value
+        for tag, result in execute(jobs, jobs, PipelineSettings(workers=2), reporting_task, progress.append)
+    }
+    assert {tag: got[tag] for tag in ("a", "b", "c")} == {tag: f"done {tag}" for tag in ("a", "b", "c")}
+    assert isinstance(got["crash"], Failure)
+    for tag in ("a", "b", "c"):  # first and last page of every finished document arrived
+        assert {PageProgress(tag, 1, 3), PageProgress(tag, 3, 3)} <= set(progress)
 
 
 @pytest.mark.parametrize("workers", [0, 1])

@@ -1,28 +1,35 @@
 """Page progress from the workers to the parent: best effort, throttled, never a document's failure.
 
 The parser reports each page it has read (`parsers.pdf.PageCounter`). In a worker process a
-`PageReporter` turns that into `PageProgress` messages on a queue the parent drains between
-its waits (`ProgressChannel`); with `workers = 0` the reporter calls the parent's callback
+`PageReporter` turns that into `PageProgress` messages on a pipe the parent drains between its
+waits (`ProgressChannel`); with `workers = 0` the reporter calls the parent's callback
 directly. Rules:
 
 - throttled: at most one message per `PROGRESS_INTERVAL` seconds per document, plus its first
   page (the parent learns the page count) and its last;
 - best effort: a message that cannot be sent or read is dropped; a document never fails
   because of progress (only the soft time limit, a BaseException, passes through);
-- one queue per process pool: a pool whose workers are killed (hard time limit, a crash) may
-  leave its queue half-written, so its queue is closed with it and the new pool gets a new one;
-- workers never wait for the parent: `cancel_join_thread`, so a worker exits even when its
-  last messages were never read.
+- workers never wait for the parent: the workers' end of the pipe is non-blocking, so a full
+  pipe (a parent busy storing a large document) drops the message instead of stalling the parse;
+- whole messages only: each message is one write of at most `PIPE_BUF` bytes, which the kernel
+  writes entirely or not at all, so workers need no lock between them and a worker killed at
+  any moment cannot leave half a message (a longer message, i.e. an absurdly long path, is dropped);
+- in order: a message is in the pipe before the worker returns the document's result, so the
+  parent, which drains before it handles results, sees a document's pages before its end;
+- one pipe per process pool, closed with it.
 """
 
 from __future__ import annotations
 
-import queue
+import functools
+import os
+import pickle
+import select
 import time
 from typing import Any, Callable, NamedTuple
 
 #: Seconds between two progress messages of one document (its first and last page always go).
-#: Also how often the parent drains the queues while it waits for results.
+#: Also how often the parent drains the pipes while it waits for results.
 PROGRESS_INTERVAL = 0.25
 
 
@@ -67,14 +74,23 @@ def reporter_for(path: str) -> PageReporter | None:
     return PageReporter(path, _sink) if _sink is not None else None
 
 
-def receive_in_worker(channel: Any) -> None:
-    """In a worker process (the pool's initializer): send progress to `channel`, a
-    multiprocessing queue from `ProgressChannel` (None: no progress wanted)."""
+def receive_in_worker(writer: Any) -> None:
+    """In a worker process (the pool's initializer): send progress to `writer`, the sending
+    end of a `ProgressChannel` pipe (None: no progress wanted)."""
     global _sink
-    if channel is None:
+    if writer is None:
         return
-    channel.cancel_join_thread()  # exiting never waits for the parent to read the last messages
-    _sink = channel.put
+    os.set_blocking(writer.fileno(), False)
+    _sink = functools.partial(send_whole, writer)
+
+
+def send_whole(writer: Any, message: PageProgress) -> None:
+    """One atomic write of `message` (see the module docstring); raises BlockingIOError when
+    the pipe is full and ValueError when the message is too long for one atomic write."""
+    data = pickle.dumps(tuple(message))
+    if len(data) + 4 > select.PIPE_BUF:  # + the length header `send_bytes` puts in front
+        raise ValueError("progress message longer than one atomic pipe write")
+    writer.send_bytes(data)
 
 
 class in_process:
@@ -94,40 +110,36 @@ class in_process:
 
 
 class ProgressChannel:
-    """The parent's side: one multiprocessing queue per process pool, drained into `callback`."""
+    """The parent's side: one pipe per process pool, drained into `callback`."""
 
     def __init__(self, context: Any, callback: ProgressCallback):
         self.context, self.callback = context, callback
-        self.queues: dict[object, Any] = {}  # pool -> its queue
+        self.pipes: dict[object, tuple[Any, Any]] = {}  # pool -> (receiving end, sending end)
 
-    def new_queue(self) -> Any:
-        """A queue for a pool about to be created (pass it to the workers' initializer), then `attach` it."""
-        return self.context.Queue()
+    def new_pipe(self) -> tuple[Any, Any]:
+        """(receiving end, sending end) for a pool about to be created: pass the sending end
+        to the workers' initializer, then `attach` both to the pool."""
+        return self.context.Pipe(duplex=False)
 
-    def attach(self, pool: object, channel: Any) -> None:
-        self.queues[pool] = channel
+    def attach(self, pool: object, pipe: tuple[Any, Any]) -> None:
+        self.pipes[pool] = pipe
 
     def discard(self, pool: object) -> None:
-        """Forget `pool`'s queue (its workers were killed or have exited): unread messages are lost."""
-        channel = self.queues.pop(pool, None)
-        if channel is not None:
-            channel.close()
+        """Forget `pool`'s pipe (its workers were killed or have exited): unread messages are lost."""
+        for end in self.pipes.pop(pool, ()):
+            end.close()
 
     def drain(self) -> None:
-        """Hand every message waiting now to the callback, without blocking. A queue that
-        cannot be read (a worker killed mid-write) is discarded."""
-        for key, channel in list(self.queues.items()):
-            while True:
-                try:
-                    message = channel.get_nowait()
-                except queue.Empty:
-                    break
-                except Exception:  # noqa: BLE001 - a damaged queue loses progress, nothing else
-                    self.queues.pop(key, None)
-                    break
-                self.callback(PageProgress(*message))
+        """Hand every message waiting now to the callback, without blocking (messages are
+        whole, so a read never waits for the rest of one). A pipe that cannot be read is discarded."""
+        for pool, (reader, _writer) in list(self.pipes.items()):
+            try:
+                while reader.poll(0):
+                    message = PageProgress(*pickle.loads(reader.recv_bytes()))
+                    self.callback(message)
+            except (OSError, EOFError, pickle.UnpicklingError, TypeError, ValueError):
+                self.discard(pool)  # lost progress, nothing else
 
     def close(self) -> None:
-        for channel in self.queues.values():
-            channel.close()
-        self.queues.clear()
+        for pool in list(self.pipes):
+            self.discard(pool)

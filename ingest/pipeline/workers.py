@@ -16,7 +16,7 @@ retried one at a time, so only the document that kills a worker on its own is fa
 Workers watch the parent's pid and exit within a second when the run is killed.
 
 Page progress (`on_pages`): the parser's per-page hook reaches the parent through
-`ingest.pipeline.progress` (a queue per pool, drained every `PROGRESS_INTERVAL` seconds while
+`ingest.pipeline.progress` (a pipe per pool, drained every `PROGRESS_INTERVAL` seconds while
 the parent waits; best effort, never a document's failure).
 
 Workers stay warm: a worker keeps its imports, pdfium, the language model and the tokenizer
@@ -121,7 +121,7 @@ def memory_message(limit_mb: int) -> str:
 
 
 def _worker_init(
-    parent_pid: int, parent_start: str | None, memory_limit_mb: int = 0, progress_queue: Any = None
+    parent_pid: int, parent_start: str | None, memory_limit_mb: int = 0, progress_pipe: Any = None
 ) -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
     if memory_limit_mb:
@@ -139,7 +139,7 @@ def _worker_init(
     threading.Thread(
         target=_exit_when_orphaned, args=(parent_pid, parent_start), daemon=True, name="orphan-watch"
     ).start()
-    receive_in_worker(progress_queue)
+    receive_in_worker(progress_pipe)
 
 
 def _exit_when_orphaned(parent_pid: int, parent_start: str | None) -> None:
@@ -189,20 +189,20 @@ def _new_pool(
 ) -> ProcessPoolExecutor:
     """`preload`: have the forkserver load the pipeline first (no effect once it runs; the first
     worker waits for it, so a stand-in task in a test passes False). `progress`: the pool's
-    workers get a queue of their own on it."""
+    workers get a pipe of their own on it."""
     context = _context()
     if preload:
         context.set_forkserver_preload(PRELOAD)  # a failed import is skipped
     me = os.getpid()
-    channel = progress.new_queue() if progress is not None else None
+    pipe = progress.new_pipe() if progress is not None else None
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_worker_init,
-        initargs=(me, process_start_time(me), memory_limit_mb, channel),
+        initargs=(me, process_start_time(me), memory_limit_mb, pipe[1] if pipe else None),
     )
-    if progress is not None:
-        progress.attach(pool, channel)
+    if pipe is not None:
+        progress.attach(pool, pipe)
     return pool
 
 
