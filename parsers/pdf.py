@@ -22,6 +22,11 @@ The stage reads as its passes:
 8. tables and paragraphs continued across a page break merged, OCR'd pages included
    (`structure.table_continuation`, `structure.paragraph_continuation`).
 
+Progress: `on_page(pages done, pages total)` is called once per page, `done` 1..total in order
+(`PageCounter`): a page is done when the pass that reads its text has read it, the text pass
+(step 2) for most pages, OCR (step 7) for a page routed there. The later document-wide passes
+are not counted. Default None: no call and no extra work.
+
 Memory: only light per-page facts (segments, a few hundred per page) are kept; pdfium
 pages and text pages are closed after reading. pdfplumber parses a page only in that
 fallback (opened once per document, each page closed after use).
@@ -32,11 +37,12 @@ from __future__ import annotations
 import os
 from collections import Counter
 from pathlib import Path
+from typing import Callable
 
 from ingest.contracts.elements import Document, Element, ElementType, PageInfo, TextSource
 from ingest.contracts.errors import OcrError, ParseError
 from ingest.contracts.files import file_sha256
-from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, assess_text_layer, pages_needing_ocr
+from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, assess_text_layer, goes_to_ocr, pages_needing_ocr
 from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
 from parsers.settings import ParseSettings
 from parsers.structure.elements import blocks_to_elements
@@ -61,9 +67,40 @@ from parsers.textlayer.pdfminer_fallback import (
     lost_text,
 )
 
+#: `on_page(pages done, pages total)`: see `PageCounter`. It runs inside the parse and must not
+#: raise (an exception from it fails the document like any other parse error).
+PageHook = Callable[[int, int], None]
+
+
+class PageCounter:
+    """Counts a document's pages for an `on_page` hook: each page once, `done` 1..total in
+    order, `total` the PDF's page count. A page with a usable text layer (or an unreadable
+    one) counts when the text pass has read it; a page that `goes_to_ocr` counts when OCR has
+    read it, so a scanned document's bar moves with OCR, its slow part."""
+
+    def __init__(self, on_page: PageHook, ocr_mode: str):
+        self.on_page, self.ocr_mode = on_page, ocr_mode
+        self.done = self.total = 0
+
+    def text_page_read(self, layout: PageLayout, total: int) -> None:
+        self.total = total
+        if not goes_to_ocr(layout, self.ocr_mode):
+            self.count_one()
+
+    def ocr_page_read(self, _page_no: int) -> None:
+        self.count_one()
+
+    def count_one(self) -> None:
+        self.done += 1
+        self.on_page(self.done, self.total)
+
 
 def parse_pdf(
-    path: str | os.PathLike, settings: ParseSettings | dict | None = None, *, sha256: str | None = None
+    path: str | os.PathLike,
+    settings: ParseSettings | dict | None = None,
+    *,
+    sha256: str | None = None,
+    on_page: PageHook | None = None,
 ) -> Document:
     """Parse one PDF. Raises `ParseError` (file named, cause and remedy stated) when the
     file cannot be opened or every page fails; `OcrUnavailableError` when pages need OCR
@@ -72,7 +109,10 @@ def parse_pdf(
 
     `sha256`: the file's hex SHA-256 when the caller already computed it (the pipeline hashes
     every file in discover), so the file is not read a second time for it; None = hash it here.
-    It becomes `Document.content_sha256` as given (not checked against the file)."""
+    It becomes `Document.content_sha256` as given (not checked against the file).
+
+    `on_page(pages done, pages total)`: progress, once per page (see `PageCounter`); not
+    called by the "unstructured" backend."""
     settings = ParseSettings.resolve(settings)
     path = Path(path)
     if settings.backend == "unstructured":
@@ -83,7 +123,8 @@ def parse_pdf(
         from parsers.ocr.tesseract import check_ocr_available
 
         check_ocr_available(settings.ocr)  # before any work: a missing Tesseract is a setup error
-    layouts, info, outline, warnings = read_pages(path, settings)
+    counter = PageCounter(on_page, settings.ocr.mode) if on_page is not None else None
+    layouts, info, outline, warnings = read_pages(path, settings, counter.text_page_read if counter else None)
     pages = [layout_to_page_info(layout) for layout in layouts]
     ocr_wanted = pages_needing_ocr(layouts, pages, settings.ocr.mode)
     for layout in layouts:
@@ -126,7 +167,9 @@ def parse_pdf(
     )
     warnings.extend(pages_to_loss_warnings(pages))
     if ocr_wanted:
-        elements = splice_ocr(path, elements, pages, sorted(ocr_wanted), settings, warnings)
+        elements = splice_ocr(
+            path, elements, pages, sorted(ocr_wanted), settings, warnings, counter.ocr_page_read if counter else None
+        )
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
     elements = merge_continued_tables(elements)
     elements = merge_continued_paragraphs(elements)
@@ -150,8 +193,11 @@ def heading_shaped_blocks(blocks: list[tuple[int, Block]], em: float) -> list[tu
     return blocks_to_joined_headings(split, lambda block: set_apart_by_type(block.size, block.bold, em))
 
 
-def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], dict, list, list[str]]:
-    """One pass over every page with pypdfium2; pages are closed as soon as they are read."""
+def read_pages(
+    path: Path, settings: ParseSettings, on_read: Callable[[PageLayout, int], None] | None = None
+) -> tuple[list[PageLayout], dict, list, list[str]]:
+    """One pass over every page with pypdfium2; pages are closed as soon as they are read.
+    `on_read(layout, page count)` after each page (its `text` still there for routing)."""
     document = open_pdfium(path)
     fallback = PdfminerFallback(path)  # opens pdfplumber only if a page needs it
     layouts: list[PageLayout] = []
@@ -179,6 +225,8 @@ def read_pages(path: Path, settings: ParseSettings) -> tuple[list[PageLayout], d
                 layout = pdfminer_if_text_lost(document, index, layout, fallback, settings, warnings)
             warnings.extend(layout.warnings)
             layouts.append(layout)
+            if on_read is not None:
+                on_read(layout, len(document))
     finally:
         fallback.close()
         document.close()
@@ -268,8 +316,10 @@ def splice_ocr(
     wanted: list[int],
     settings: ParseSettings,
     warnings: list[str],
+    on_page_read: Callable[[int], None] | None = None,
 ) -> list[Element]:
-    """OCR `wanted` pages in one call and put their elements in page order.
+    """OCR `wanted` pages in one call and put their elements in page order
+    (`on_page_read(page_no)`: after each page, see `ocr_pages`).
 
     Raises `OcrError` (path and page named) when any page comes back unreadable: a page
     that needed OCR and got none would leave a silent hole in the document, so the whole
@@ -277,7 +327,7 @@ def splice_ocr(
     from parsers.ocr.tesseract import check_ocr_available, ocr_pages
 
     check_ocr_available(settings.ocr)
-    results = ocr_pages(path, wanted, settings.ocr)
+    results = ocr_pages(path, wanted, settings.ocr, on_page_read)
     failed = [
         (page_no, results[page_no].error if page_no in results else "no OCR result returned")
         for page_no in wanted

@@ -28,7 +28,7 @@ def _record_ocr(monkeypatch, error: str | None = None, fail_page: int | None = N
     """Replace Tesseract: record the pages asked for; `error` on `fail_page` (or every page)."""
     calls: list[list[int]] = []
 
-    def fake_pages(pdf_path, page_numbers, settings):
+    def fake_pages(pdf_path, page_numbers, settings, on_page_read=None):
         calls.append(list(page_numbers))
         return {n: ocr.OcrPageResult(page_no=n, error=error if fail_page in (None, n) else None) for n in page_numbers}
 

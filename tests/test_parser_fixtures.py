@@ -156,7 +156,7 @@ def _fake_ocr(monkeypatch, calls, error=None):
     import parsers.ocr.tesseract as ocr
     from ingest.contracts.elements import Element, TextSource
 
-    def fake_pages(pdf_path, page_numbers, settings):
+    def fake_pages(pdf_path, page_numbers, settings, on_page_read=None):
         calls.append(list(page_numbers))
         return {
             n: ocr.OcrPageResult(

@@ -64,7 +64,7 @@ def test_workers_limit_tesseract_threads():
 
 
 def test_soft_time_limit_in_process(monkeypatch):
-    def slow_document(path, settings, sha256=None):
+    def slow_document(path, settings, sha256=None, on_page=None):
         time.sleep(10)
 
     monkeypatch.setattr("ingest.pipeline.document.process_document", slow_document)
@@ -81,21 +81,21 @@ def test_unexpected_exception_becomes_a_failure_naming_the_stage(monkeypatch):
     monkeypatch.setattr("ingest.pipeline.document.chunk_document", broken_chunker)
     monkeypatch.setattr(
         "ingest.pipeline.document.parse_pdf",
-        lambda path, settings, sha256=None: __import__("ingest.contracts.elements", fromlist=["Document"]).Document(
-            source_path=path, content_sha256="", size_bytes=0, page_count=0
-        ),
+        lambda path, settings, sha256=None, on_page=None: __import__(
+            "ingest.contracts.elements", fromlist=["Document"]
+        ).Document(source_path=path, content_sha256="", size_bytes=0, page_count=0),
     )
     result = run_task("x.pdf", PipelineSettings(workers=0))
     assert result.value == Failure(stage="chunk", message="ZeroDivisionError: bug")
 
 
-def _empty_document(path, settings=None, sha256=None):
+def _empty_document(path, settings=None, sha256=None, on_page=None):
     from ingest.contracts.elements import Document
 
     return Document(source_path=path, content_sha256=sha256 or "", size_bytes=0, page_count=0)
 
 
-def _sleep_in_ocr(path, settings=None, sha256=None):
+def _sleep_in_ocr(path, settings=None, sha256=None, on_page=None):
     """A parse whose OCR hangs: the real `ocr_pages` with its per-page worker replaced."""
     import parsers.ocr.tesseract
 
@@ -126,7 +126,7 @@ def test_soft_time_limit_names_the_stage_that_was_running(monkeypatch, running):
 
 
 def test_a_parser_catching_every_exception_cannot_swallow_the_time_limit(monkeypatch):
-    def parse_that_records_page_errors(path, settings=None, sha256=None):
+    def parse_that_records_page_errors(path, settings=None, sha256=None, on_page=None):
         try:
             time.sleep(30)
         except Exception:  # noqa: BLE001 - as parsers do to record one bad page and go on

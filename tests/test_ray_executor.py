@@ -94,3 +94,16 @@ def test_ingest_run_with_the_ray_executor_stores_what_the_process_pool_stores(lo
     stored = run_query(str(tmp_path / "ray.db"), sql).rows
     assert stored and stored == run_query(str(tmp_path / "pool.db"), sql).rows
     assert run_query(str(tmp_path / "ray.db"), "select new, unchanged from runs order by id").rows == [[3, 0], [0, 3]]
+
+
+@pytest.mark.slow
+def test_ray_tasks_send_page_progress_to_the_driver(local_ray):
+    from ingest.pipeline.ray_executor import execute_ray
+
+    settings = PipelineSettings.resolve({"workers": 2, "timeout": 60, "parse": {"ocr": {"mode": "never"}}})
+    mixed = str(FIXTURES / "mixed.pdf")
+    progress = []
+    [(_tag, result)] = list(execute_ray([mixed], [mixed], settings, on_pages=progress.append))
+    assert not isinstance(result.value, Failure)
+    assert progress and {(message.path, message.total) for message in progress} == {(mixed, 3)}
+    assert progress[0].done == 1 and progress[-1].done == 3

@@ -95,7 +95,10 @@ def run(
 
 
 class _progress:
-    """A rich progress bar on stderr fed by the pipeline's observer callback."""
+    """Rich progress bars on stderr fed by the pipeline's observer callback: documents, and the
+    pages read of the documents started so far (its total grows as documents start: a page
+    count is known from a document's first page report). No bar for what is not happening:
+    none while nothing is parsed, no pages bar before a page is read."""
 
     def __init__(self, quiet: bool):
         self.bar = (
@@ -113,6 +116,8 @@ class _progress:
             )
         )
         self.task = None
+        self.pages_task = None
+        self.pages: dict[str, tuple[int, int]] = {}  # source path -> (pages read, page count)
 
     def __enter__(self):
         if self.bar is None:
@@ -128,8 +133,23 @@ class _progress:
                 self.bar.remove_task(self.task)
             # nothing to parse (every file unchanged): no "0/0" bar, the summary says it all
             self.task = self.bar.add_task("ingesting", total=value, last="") if value else None
+        elif event == "pages":
+            done, total = self.pages.get(value.path, (0, 0))
+            self.pages[value.path] = (max(done, value.done), value.total)
+            self._show_pages(last=Path(value.path).name)
         elif event == "item" and self.task is not None:
+            if value.path in self.pages:  # read, or given up on: its pages are finished either way
+                total = self.pages[value.path][1]
+                self.pages[value.path] = (total, total)
+                self._show_pages(last="")
             self.bar.update(self.task, advance=1, last=f"{value.outcome}: {Path(value.path).name}")
+
+    def _show_pages(self, last: str) -> None:
+        done = sum(read for read, _count in self.pages.values())
+        total = sum(count for _read, count in self.pages.values())
+        if self.pages_task is None:
+            self.pages_task = self.bar.add_task("pages read", total=total, last="")
+        self.bar.update(self.pages_task, completed=done, total=total, last=last)
 
     def __exit__(self, *exc) -> None:
         if self.bar is not None:

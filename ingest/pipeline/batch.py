@@ -67,7 +67,9 @@ class RunSummary(BaseModel):
 
 
 #: Called with ("discover", None) before files are hashed, ("start", number of documents to
-#: process), then ("item", ItemResult) per processed document.
+#: process), then ("item", ItemResult) per processed document and, between them,
+#: ("pages", PageProgress) as workers read the pages of the documents in flight (throttled to a
+#: few per second per document, best effort: a lost one is never a failure).
 Observer = Callable[[str, object], None]
 
 
@@ -278,7 +280,9 @@ def run_pipeline(
         if observer:
             observer("start", len(todo))
         run = run_info(settings, run_id)
-        for item, result in _executor(executor, ray_address)([_job(item) for item in todo], todo, settings):
+        on_pages = (lambda progress: observer("pages", progress)) if observer else None
+        jobs = [_job(item) for item in todo]
+        for item, result in _executor(executor, ray_address)(jobs, todo, settings, on_pages=on_pages):
             done = store_or_fail(database, item, result, run, item.outcome)
             results.append(done)
             if observer:
@@ -295,11 +299,14 @@ def run_pipeline(
 
 
 def _executor(name: str, ray_address: str | None) -> Callable[..., Iterator[tuple[Classified, TaskResult]]]:
-    """`execute` (the process pool), or Ray's counterpart, imported only when asked for."""
+    """`execute` (the process pool), or Ray's counterpart, imported only when asked for. Both
+    are called as (jobs, tags, settings, on_pages=...)."""
     if name == "ray":
         from ingest.pipeline.ray_executor import execute_ray
 
-        return lambda jobs, tags, settings: execute_ray(jobs, tags, settings, address=ray_address)
+        return lambda jobs, tags, settings, on_pages=None: execute_ray(
+            jobs, tags, settings, address=ray_address, on_pages=on_pages
+        )
     if name != "process":
         raise ValueError(f"unknown executor {name!r}: process or ray")
     return execute

@@ -12,7 +12,7 @@ from ingest.pipeline.enrich import chunks_with_language, document_metadata, docu
 from ingest.pipeline.settings import PipelineSettings
 from ingest.pipeline.surrogates import replace_surrogates
 from ingest.tokens import tiktoken_counter
-from parsers.pdf import parse_pdf
+from parsers.pdf import PageHook, parse_pdf
 
 
 class ProcessedDocument(BaseModel):
@@ -26,11 +26,14 @@ class ProcessedDocument(BaseModel):
     title: str
 
 
-def process_document(path: str, settings: PipelineSettings, sha256: str | None = None) -> ProcessedDocument:
+def process_document(
+    path: str, settings: PipelineSettings, sha256: str | None = None, on_page: PageHook | None = None
+) -> ProcessedDocument:
     """parse -> chunk -> enrich for one PDF. Raises IngestError naming the stage that failed.
-    `sha256`: the file's hash from discover (the parser then does not read the file for it)."""
+    `sha256`: the file's hash from discover (the parser then does not read the file for it).
+    `on_page(pages done, pages total)`: the parser's page progress (`parsers.pdf.PageCounter`)."""
     with stage("parse", path):
-        document = parse_pdf(path, settings.parse, sha256=sha256)
+        document = parse_pdf(path, settings.parse, sha256=sha256, on_page=on_page)
     with stage("enrich", path):
         metadata = document_metadata(document, settings.enrich)
     with stage("chunk", path):

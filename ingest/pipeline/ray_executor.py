@@ -16,6 +16,9 @@ document, (tag, TaskResult) yielded in completion order, a document's failure ne
   there are no innocent neighbours to retry).
 - At most as many tasks in flight as the cluster has CPUs, so a task starts when submitted and
   its clock is honest.
+- Page progress (`on_pages`): tasks send it to a `ray.util.queue.Queue` (an actor using no
+  CPU) that the driver drains every `PROGRESS_INTERVAL` seconds; best effort, as with the
+  process pool (`ingest.pipeline.progress`).
 
 `ray` is imported only here, and this module only when `--executor ray` is chosen: the
 default run never pays Ray's import (~1 s) or start-up (~5-10 s).
@@ -27,6 +30,7 @@ import os
 import time
 from typing import Callable, Iterator, TypeVar
 
+from ingest.pipeline.progress import PROGRESS_INTERVAL, PageProgress, ProgressCallback, in_process
 from ingest.pipeline.settings import PipelineSettings
 from ingest.pipeline.workers import Failure, TaskResult, hard_grace, run_task, timeout_message
 
@@ -34,9 +38,13 @@ T = TypeVar("T")
 J = TypeVar("J")
 
 
-def _in_worker(task: Callable[[J, PipelineSettings], TaskResult], job: J, settings: PipelineSettings) -> TaskResult:
+def _in_worker(
+    task: Callable[[J, PipelineSettings], TaskResult], job: J, settings: PipelineSettings, progress=None
+) -> TaskResult:
+    """`progress`: the driver's `ray.util.queue.Queue` for page progress, or None."""
     os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by task, not by thread
-    return task(job, settings)
+    with in_process(progress.put_nowait if progress is not None else None):
+        return task(job, settings)
 
 
 def connect(address: str | None, cpus: int | None) -> bool:
@@ -61,14 +69,17 @@ def execute_ray(
     task: Callable[[J, PipelineSettings], TaskResult] = run_task,
     *,
     address: str | None = None,
+    on_pages: ProgressCallback | None = None,
 ) -> Iterator[tuple[T, TaskResult]]:
     """Yield (tag, result) for every job, run as Ray tasks; see the module docstring.
     `address`: None = a local Ray with `settings.worker_count` CPUs (all when 0/None), else a
-    cluster address (`auto` = the one `ray start` set up on this machine)."""
+    cluster address (`auto` = the one `ray start` set up on this machine). `on_pages`: as in
+    `ingest.pipeline.workers.execute`."""
     import ray
     from ray.exceptions import GetTimeoutError, RayError, TaskCancelledError
 
     started_here = connect(address, settings.worker_count)
+    progress = _progress_queue() if on_pages is not None else None
     remote = ray.remote(num_cpus=1, max_retries=0)(_in_worker)
     limit = settings.timeout + hard_grace(settings.timeout)
     capacity = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -79,8 +90,10 @@ def execute_ray(
         while pending or in_flight:
             while pending and len(in_flight) < capacity:
                 job, tag = pending.pop()
-                in_flight[remote.remote(task, job, settings)] = (tag, time.monotonic())
-            done, _ = ray.wait(list(in_flight), num_returns=1, timeout=1.0)
+                in_flight[remote.remote(task, job, settings, progress)] = (tag, time.monotonic())
+            done, _ = ray.wait(list(in_flight), num_returns=1, timeout=PROGRESS_INTERVAL if progress else 1.0)
+            if progress is not None:
+                _drain(progress, on_pages)  # before the results, so a document's pages come before its end
             for ref in done:
                 tag, started = in_flight.pop(ref)
                 try:
@@ -101,8 +114,31 @@ def execute_ray(
     finally:
         for ref in in_flight:
             ray.cancel(ref, force=True)
+        if progress is not None:
+            progress.shutdown()
         if started_here:
             ray.shutdown()
+
+
+def _progress_queue():
+    """A queue actor for page progress that takes no CPU from the tasks (None when Ray cannot
+    make one: the run goes on without page progress)."""
+    from ray.util.queue import Queue
+
+    try:
+        return Queue(actor_options={"num_cpus": 0})
+    except Exception:  # noqa: BLE001 - progress is never worth a run
+        return None
+
+
+def _drain(progress, on_pages: ProgressCallback) -> None:
+    """Hand the messages waiting now to `on_pages`; a queue that cannot be read loses them."""
+    try:
+        messages = progress.get_nowait_batch(progress.qsize())
+    except Exception:  # noqa: BLE001 - lost progress, nothing else
+        return
+    for message in messages:
+        on_pages(PageProgress(*message))
 
 
 def _failure(message: str, started: float) -> TaskResult:

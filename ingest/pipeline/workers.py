@@ -15,6 +15,10 @@ retried one at a time, so only the document that kills a worker on its own is fa
 `workers = 0` runs everything in this process (debugging; the soft limit still applies).
 Workers watch the parent's pid and exit within a second when the run is killed.
 
+Page progress (`on_pages`): the parser's per-page hook reaches the parent through
+`ingest.pipeline.progress` (a pipe per pool, drained every `PROGRESS_INTERVAL` seconds while
+the parent waits; best effort, never a document's failure).
+
 Workers stay warm: a worker keeps its imports, pdfium, the language model and the tokenizer
 from one document to the next, and is replaced only when its resident memory after a task
 passes `recycle_limit_mb` (a parser's slow leak or a fragmented heap cannot grow forever).
@@ -38,6 +42,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ingest.contracts.errors import IngestError, SoftTimeout
 from ingest.contracts.processes import pid_alive, process_start_time
+from ingest.pipeline.progress import PROGRESS_INTERVAL, ProgressCallback, ProgressChannel, in_process, receive_in_worker
 from ingest.pipeline.settings import PipelineSettings
 
 T = TypeVar("T")
@@ -115,7 +120,9 @@ def memory_message(limit_mb: int) -> str:
     )
 
 
-def _worker_init(parent_pid: int, parent_start: str | None, memory_limit_mb: int = 0) -> None:
+def _worker_init(
+    parent_pid: int, parent_start: str | None, memory_limit_mb: int = 0, progress_pipe: Any = None
+) -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
     if memory_limit_mb:
         # RLIMIT_AS: an allocation past the cap fails (MemoryError in Python, a failed malloc in
@@ -132,6 +139,7 @@ def _worker_init(parent_pid: int, parent_start: str | None, memory_limit_mb: int
     threading.Thread(
         target=_exit_when_orphaned, args=(parent_pid, parent_start), daemon=True, name="orphan-watch"
     ).start()
+    receive_in_worker(progress_pipe)
 
 
 def _exit_when_orphaned(parent_pid: int, parent_start: str | None) -> None:
@@ -147,6 +155,7 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     """process_document with the soft time limit; every exception becomes a Failure.
     `job`: a Job, or just the path (the file is then hashed by the parser)."""
     from ingest.pipeline.document import process_document
+    from ingest.pipeline.progress import reporter_for
     from parsers.pdf_info import reset_pdfium
 
     path, sha256, own = (job, None, None) if isinstance(job, str) else job
@@ -156,7 +165,7 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
     try:
-        value: Any = process_document(path, settings, sha256=sha256)
+        value: Any = process_document(path, settings, sha256=sha256, on_page=reporter_for(path))
     except SoftTimeout as timeout:
         value = Failure(stage=timeout.stage or "parse", message=timeout_message(settings.timeout))
     except IngestError as error:
@@ -171,19 +180,30 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     return TaskResult(value=value, seconds=round(time.monotonic() - started, 3), rss_mb=round(resident_mb(), 1))
 
 
-def _new_pool(workers: int, memory_limit_mb: int = 0, preload: bool = True) -> ProcessPoolExecutor:
+def _context() -> multiprocessing.context.BaseContext:
+    return multiprocessing.get_context("forkserver")
+
+
+def _new_pool(
+    workers: int, memory_limit_mb: int = 0, preload: bool = True, progress: ProgressChannel | None = None
+) -> ProcessPoolExecutor:
     """`preload`: have the forkserver load the pipeline first (no effect once it runs; the first
-    worker waits for it, so a stand-in task in a test passes False)."""
-    context = multiprocessing.get_context("forkserver")
+    worker waits for it, so a stand-in task in a test passes False). `progress`: the pool's
+    workers get a pipe of their own on it."""
+    context = _context()
     if preload:
         context.set_forkserver_preload(PRELOAD)  # a failed import is skipped
     me = os.getpid()
-    return ProcessPoolExecutor(
+    pipe = progress.new_pipe() if progress is not None else None
+    pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
         initializer=_worker_init,
-        initargs=(me, process_start_time(me), memory_limit_mb),
+        initargs=(me, process_start_time(me), memory_limit_mb, pipe[1] if pipe else None),
     )
+    if pipe is not None:
+        progress.attach(pool, pipe)
+    return pool
 
 
 def _death_message(pool: ProcessPoolExecutor, memory_limit_mb: int) -> str:
@@ -220,16 +240,37 @@ def execute(
     tags: list[T],
     settings: PipelineSettings,
     task: Callable[[J, PipelineSettings], TaskResult] = run_task,
+    on_pages: ProgressCallback | None = None,
 ) -> Iterator[tuple[T, TaskResult]]:
     """Yield (tag, result) for every job, in completion order. Never raises for a document's failure.
 
     `task(job, settings)` runs in a worker: a module-level function (it is pickled to the
     workers) and picklable jobs (`run_task` takes a `Job` or a path); tests pass their own.
+    `on_pages(PageProgress)`: page progress of the documents in flight, called in this thread
+    (throttled, best effort; see `ingest.pipeline.progress`); None = none sent.
     """
     if settings.worker_count == 0:
         for job, tag in zip(jobs, tags):
-            yield tag, task(job, settings)
+            with in_process(on_pages):
+                result = task(job, settings)
+            yield tag, result
         return
+    progress = ProgressChannel(_context(), on_pages) if on_pages is not None else None
+    try:
+        yield from _execute_in_pool(jobs, tags, settings, task, progress)
+    finally:
+        if progress is not None:
+            progress.close()
+
+
+def _execute_in_pool(
+    jobs: list[J],
+    tags: list[T],
+    settings: PipelineSettings,
+    task: Callable[[J, PipelineSettings], TaskResult],
+    progress: ProgressChannel | None,
+) -> Iterator[tuple[T, TaskResult]]:
+    """`execute` with `settings.worker_count` worker processes."""
     workers = settings.worker_count
     limit = settings.timeout + hard_grace(settings.timeout)
     pending: deque[tuple[J, T]] = deque(zip(jobs, tags))
@@ -238,7 +279,7 @@ def execute(
     memory = settings.worker_memory_limit_mb
     recycle_mb = recycle_limit_mb(memory)
     preload = task is run_task
-    pool = _new_pool(workers, memory, preload)
+    pool = _new_pool(workers, memory, preload, progress)
     retired: list[ProcessPoolExecutor] = []  # finish their in-flight tasks, then exit
     try:
         while pending or suspects or in_flight:
@@ -249,7 +290,9 @@ def execute(
             while pending and not suspects and not alone and len(in_flight) < workers:
                 job, tag = pending.popleft()
                 in_flight[pool.submit(task, job, settings)] = (job, tag, time.monotonic(), False)
-            done, _ = wait(list(in_flight), timeout=1.0, return_when=FIRST_COMPLETED)
+            done, _ = wait(list(in_flight), timeout=PROGRESS_INTERVAL if progress else 1.0, return_when=FIRST_COMPLETED)
+            if progress is not None:
+                progress.drain()  # before the results, so a document's pages come before its end
             broken = retired_now = False
             for future in done:
                 job, tag, started, solo = in_flight.pop(future)
@@ -259,7 +302,7 @@ def execute(
                         retired_now = True  # new tasks go to a new pool; this one exits when idle
                         pool.shutdown(wait=False)
                         retired.append(pool)
-                        pool = _new_pool(workers, memory, preload)
+                        pool = _new_pool(workers, memory, preload, progress)
                     yield tag, result
                 except BrokenProcessPool:
                     broken = True
@@ -286,8 +329,10 @@ def execute(
                 in_flight.clear()
                 for old in [*retired, pool]:
                     _kill_pool(old)
+                    if progress is not None:
+                        progress.discard(old)
                 retired.clear()
-                pool = _new_pool(workers, memory, preload)
+                pool = _new_pool(workers, memory, preload, progress)
     except BaseException:
         for old in [*retired, pool]:
             _kill_pool(old)

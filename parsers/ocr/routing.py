@@ -140,22 +140,34 @@ def pages_needing_ocr(layouts: list[PageLayout], pages: list[PageInfo], mode: st
     """
     wanted = set()
     for layout, page in zip(layouts, pages):
-        if layout.error is not None:
-            continue
-        if mode == "always":
-            wanted.add(layout.page_no)
-            page.ocr_reason = "ocr mode always"
-            continue
-        verdict = assess_text_layer(layout.text, layout.width, layout.height, layout.image_area_ratio)
-        layout.text = ""  # only needed for the verdict; do not hold every page's text
+        verdict = routing_verdict(layout, mode)
+        if mode != "always":
+            layout.text = ""  # only needed for the verdict; do not hold every page's text
         if verdict.usable:
             continue
+        page.ocr_reason = verdict.reason
         if mode == "never":
-            page.ocr_reason = verdict.reason
             if not layout.segments or (verdict.reason or "").startswith("glyph garbage"):
                 page.text_source = TextSource.empty
                 layout.segments, layout.lines, layout.tables, layout.rotated = [], [], [], []
         else:
             wanted.add(layout.page_no)
-            page.ocr_reason = verdict.reason
     return wanted
+
+
+def goes_to_ocr(layout: PageLayout, mode: str) -> bool:
+    """Whether `pages_needing_ocr` will send this page to OCR (same rule, one page, nothing
+    changed): the parser's page progress counts such a page when OCR has read it."""
+    return mode != "never" and not routing_verdict(layout, mode).usable
+
+
+def routing_verdict(layout: PageLayout, mode: str) -> TextLayerVerdict:
+    """The one per-page routing rule: `usable` False = the text layer is not used as it is
+    (OCR'd in "auto" and "always", only the reason kept in "never"). An unreadable page is
+    `usable`: there is nothing to OCR. Needs `layout.text`, so call it before
+    `pages_needing_ocr` clears it."""
+    if layout.error is not None:
+        return TextLayerVerdict(usable=True, reason=None)
+    if mode == "always":
+        return TextLayerVerdict(usable=False, reason="ocr mode always")
+    return assess_text_layer(layout.text, layout.width, layout.height, layout.image_area_ratio)

@@ -28,7 +28,7 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -218,9 +218,13 @@ def _ocr_one(pdf: pdfium.PdfDocument, page_no: int, settings: OcrSettings) -> Oc
 
 
 def ocr_pages(
-    pdf_path: str | os.PathLike, page_numbers: list[int], settings: OcrSettings | dict | None = None
+    pdf_path: str | os.PathLike,
+    page_numbers: list[int],
+    settings: OcrSettings | dict | None = None,
+    on_page_read: Callable[[int], None] | None = None,
 ) -> dict[int, OcrPageResult]:
     """OCR `page_numbers` (1-based) of the PDF; returns {page_no: OcrPageResult} for each.
+    `on_page_read(page_no)` is called after each page is OCR'd (failed or not), in page order.
 
     Raises `OcrUnavailableError` when Tesseract or a language is missing and `OcrError`
     when the file cannot be opened at all; per-page failures are returned, not raised.
@@ -251,10 +255,14 @@ def ocr_pages(
         if workers == 1:
             for page_no in wanted:
                 results[page_no] = _ocr_one(pdf, page_no, settings)
+                if on_page_read is not None:
+                    on_page_read(page_no)
         else:
             with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ocr") as pool:
                 for result in pool.map(lambda n: _ocr_one(pdf, n, settings), wanted):
                     results[result.page_no] = result
+                    if on_page_read is not None:
+                        on_page_read(result.page_no)
     finally:
         with _PDFIUM_LOCK:
             pdf.close()
