@@ -196,9 +196,10 @@ def search(
     model: str | None = None,
 ) -> list[SearchHit]:
     """`ingest search`: the `k` chunks a bot would retrieve for `question`, best first. `retriever`:
-    `bm25` (FTS5 over child chunks, the ranking `ingest eval` measures), `vector` (cosine to the
-    question's vector, after `ingest embed`; `model` default all-MiniLM-L6-v2-int8) or `hybrid`
-    (reciprocal rank fusion of both). `doc`: one document (id, id prefix or path); `where`: an SQL
+    `bm25` (FTS5 over child chunks, the ranking `ingest eval` measures; on PostgreSQL `ts_rank_cd`
+    over the tsvector), `vector` (cosine to the question's vector, after `ingest embed`; `model`
+    default all-MiniLM-L6-v2-int8) or `hybrid` (reciprocal rank fusion of both; vector and hybrid
+    are SQLite-only, a ConfigError on PostgreSQL). `doc`: one document (id, id prefix or path); `where`: an SQL
     condition over `c` (chunks) and `d` (documents), read-only; `parents`: each child replaced by
     its parent section, de-duplicated. ConfigError when the database has no vectors for `model`."""
     from storage.search import search_chunks

@@ -8,8 +8,9 @@ The tables are the same SQLAlchemy models (`storage.schema`); only these differ:
   search configuration follows the chunk's `language` where the server has one (`en` ->
   `english`, `hi` -> `hindi`, ...; the map is fixed when the schema is created, from the
   server's `pg_ts_config`) and is `simple` (lower-cased words, no stemming) otherwise.
-  `search_chunks` ORs the query over every configuration in use, so a stemmed English chunk
-  and an unstemmed Marathi one are both found.
+  `ingest search` (`ranked_children_sql`, called by `storage.search`) ORs the user's words over
+  every configuration in use, so a stemmed English chunk and an unstemmed Marathi one are both
+  found, and ranks by `ts_rank_cd`; vector search stays SQLite-only (sqlite-vec).
 - Locks: session-level advisory locks (`pg_try_advisory_lock`), held on a connection of their
   own for the whole run. The server drops them when that session ends, however it ends (a
   clean exit, an exception, kill -9, a lost machine once TCP notices), so a crashed run never
@@ -17,7 +18,8 @@ The tables are the same SQLAlchemy models (`storage.schema`); only these differ:
   (RUN_LOCK_SPACE, run id) per live run, which tells a live `running` run from a dead one.
 - `ingest query`: one statement (the extended protocol refuses several), inside a `READ ONLY`
   transaction whose snapshot is taken before the user's statement (so `SET TRANSACTION READ
-  WRITE` is refused too), with `statement_timeout`, always rolled back.
+  WRITE` is refused too), with `statement_timeout`, always rolled back (`readonly_transaction`,
+  which `ingest search` also uses for its `--where`).
 
 This module imports nothing from the rest of `storage`, so `storage.db` and `storage.runs` can
 call it without a cycle. psycopg is imported only when a PostgreSQL URL is used.
@@ -26,6 +28,8 @@ call it without a cycle. psycopg is imported only when a PostgreSQL URL is used.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -68,6 +72,10 @@ LANGUAGE_CONFIGS = {
 #: First key of the two-key advisory locks naming live runs: (RUN_LOCK_SPACE, runs.id).
 #: The one-key (bigint) path locks live in a separate key space in pg_locks, so they cannot clash.
 RUN_LOCK_SPACE = 0x1D9E
+#: `ts_rank_cd` normalisation flags for `ingest search` (PostgreSQL's bit mask; 0 = none). On the
+#: fixtures' golden questions (top 4, without --doc) 0, 1, 16 and 1|32 found 30 of 34, 32 found 29,
+#: 2, 4 and 8 found 24-27 (docs/search.md): chunks are already size-bounded, so no length division.
+RANK_NORMALIZATION = 0
 #: Advisory lock taken (transaction-scoped) while the schema is created or migrated.
 SCHEMA_LOCK_KEY = 0x1D9E_5C4E
 
@@ -102,22 +110,28 @@ def lock_schema(connection: Connection) -> None:
     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK_KEY})
 
 
-def used_configs(session: Session) -> list[str]:
-    """The text search configurations `chunks.search_vector` uses (read from its definition)."""
-    definition = session.execute(
-        text(
-            "SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a "
-            "ON a.attrelid = d.adrelid AND a.attnum = d.adnum "
-            "WHERE d.adrelid = 'chunks'::regclass AND a.attname = 'search_vector'"
-        )
-    ).scalar()
+_SEARCH_VECTOR_DEFINITION = (
+    "SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a "
+    "ON a.attrelid = d.adrelid AND a.attnum = d.adnum "
+    "WHERE d.adrelid = 'chunks'::regclass AND a.attname = 'search_vector'"
+)
+
+
+def definition_to_configs(definition: str | None) -> list[str]:
+    """The text search configurations a `search_vector` definition names, plus `simple` (its fallback)."""
     names = {name for name in LANGUAGE_CONFIGS.values() if f"'{name}'::regconfig" in (definition or "")}
     return sorted(names | {"simple"})
 
 
+def used_configs(session: Session) -> list[str]:
+    """The text search configurations `chunks.search_vector` uses (read from its definition)."""
+    return definition_to_configs(session.execute(text(_SEARCH_VECTOR_DEFINITION)).scalar())
+
+
 def search_chunks(session: Session, query: str, limit: int = 10) -> list[tuple[int, float]]:
     """(chunks.id, rank) of the chunks matching `query` (web-search syntax: words, "phrases",
-    OR, -word), best first; rank is `ts_rank_cd` (higher is better; not comparable with FTS5's bm25)."""
+    OR, -word), best first; rank is `ts_rank_cd` (higher is better; not comparable with FTS5's bm25).
+    A low-level probe for tests and operators; `ingest search` is `storage.search.search_chunks`."""
     configs = used_configs(session)
     tsquery = " || ".join(f"websearch_to_tsquery('{name}', :q)" for name in configs)
     rows = session.execute(
@@ -128,6 +142,56 @@ def search_chunks(session: Session, query: str, limit: int = 10) -> list[tuple[i
         {"q": query, "limit": limit},
     )
     return [(row[0], float(row[1])) for row in rows]
+
+
+def ranked_children_sql(driver_connection: Any, terms: Sequence[str], columns: str) -> tuple[str, list[str]]:
+    """(SQL, parameters) selecting `columns` + `score` of the child chunks holding any of `terms`,
+    for `ingest search` (`storage.search` adds the narrowing, order and limit; psycopg `%s` marks).
+
+    Each term goes through `plainto_tsquery`, so no character of it is tsquery syntax, once per
+    configuration in use; the terms are ORed. A chunk matches when any configuration's query
+    matches its vector, and is ranked with the query of its own language's configuration (the
+    one its vector was built with, as the generated column chooses it), so a word whose stem
+    is the word itself is not counted twice. `score` is minus `ts_rank_cd` (cover density: how
+    often and how close together the words occur), normalised by RANK_NORMALIZATION, so lower
+    is better, as with FTS5's bm25 (through `numeric`, so a `real` 2.1 reads 2.1, not 2.0999999).
+    """
+    definition = driver_connection.execute(_SEARCH_VECTOR_DEFINITION).fetchone()
+    configs = definition_to_configs(definition[0] if definition else None)
+    queries = ", ".join(
+        " || ".join(f"plainto_tsquery('{name}', %s)" for _ in terms) + f" AS {name}" for name in configs
+    )
+    by_language = " ".join(
+        f"WHEN '{code}' THEN q.{name}" for code, name in sorted(LANGUAGE_CONFIGS.items()) if name in configs
+    )
+    own_query = f"CASE c.language {by_language} ELSE q.simple END" if by_language else "q.simple"
+    any_query = " || ".join(f"q.{name}" for name in configs)
+    sql = (
+        f"SELECT {columns}, -ts_rank_cd(c.search_vector, {own_query}, {RANK_NORMALIZATION})::numeric::float8 AS score "
+        f"FROM chunks c JOIN documents d ON d.id = c.document_id, (SELECT {queries}) q "
+        f"WHERE c.search_vector @@ ({any_query}) AND c.kind = 'child'"
+    )
+    return sql, [term for _ in configs for term in terms]
+
+
+@contextmanager
+def readonly_transaction(connection_factory: Any, timeout_s: float) -> Iterator[Any]:
+    """A psycopg 3 connection inside a READ ONLY transaction with `statement_timeout`, rolled back
+    and closed at the end. `connection_factory()` returns a DBAPI connection (SQLAlchemy's
+    `engine.raw_connection`). The snapshot is taken by a query before the caller's first
+    statement, so a later `SET TRANSACTION READ WRITE` is refused."""
+    raw = connection_factory()
+    try:
+        connection = raw.driver_connection
+        connection.autocommit = False
+        connection.execute("SET TRANSACTION READ ONLY")
+        connection.execute("SELECT set_config('statement_timeout', %s, true)", [f"{int(timeout_s * 1000)}"])
+        yield connection
+    finally:
+        try:
+            raw.rollback()
+        finally:
+            raw.close()
 
 
 def path_lock_key(path: str) -> int:
@@ -195,23 +259,12 @@ def run_readonly_query(
     """
     from psycopg.types.string import TextLoader
 
-    raw = connection_factory()
-    try:
-        connection = raw.driver_connection
-        connection.autocommit = False
+    with readonly_transaction(connection_factory, timeout_s) as connection:
         for name in ("json", "jsonb"):
             connection.adapters.register_loader(name, TextLoader)
         with connection.cursor() as cursor:
-            cursor.execute("SET TRANSACTION READ ONLY")
-            # a query (not SET) so the snapshot is taken now: SET TRANSACTION READ WRITE is refused later
-            cursor.execute("SELECT set_config('statement_timeout', %s, true)", [f"{int(timeout_s * 1000)}"])
             # prepare=True: the extended protocol, one statement only ("...; COMMIT; DELETE ..." is refused)
             cursor.execute(sql, parameters or None, prepare=True)
             columns = [column.name for column in cursor.description or []]
             rows = [list(row) for row in cursor.fetchall()] if cursor.description else []
         return columns, rows
-    finally:
-        try:
-            raw.rollback()
-        finally:
-            raw.close()

@@ -1,7 +1,7 @@
 """Full-text search over chunks: the ONE query builder and ranking that `ingest search` and `ingest eval` share.
 
 Query: the user's words, never FTS5 syntax. Punctuation and symbols become spaces, stop words
-of the word's language are dropped, and every remaining word is double-quoted (so `AND`,
+of the word's language are dropped (`storage.search_words`), and every remaining word is double-quoted (so `AND`,
 `NEAR`, `*`, `-`, `:` and stray quotes in a question are plain words) and the words are
 joined with `OR`: bm25 then ranks chunks by how many of the words they share and how rare
 those words are.
@@ -25,23 +25,31 @@ docs/search.md.
 Only child chunks are searched (the retrieval units; a section that fits in one child is one
 child without a parent). `parents=True` replaces each ranked child by its parent section,
 keeping the rank of the section's best child, as `ingest eval`'s parent expansion does.
+
+PostgreSQL: `search_chunks` is the one entry point for both engines. On a PostgreSQL URL the
+same terms go through `plainto_tsquery` and are ranked by `ts_rank_cd` over `chunks.search_vector`
+(`storage.postgres.ranked_children_sql`; score = minus the rank, so lower is better on both);
+narrowing, name boost and parent expansion are the same code. Vectors are SQLite-only
+(sqlite-vec): `vector`/`hybrid` on PostgreSQL is a ConfigError saying to use bm25. `ingest eval`
+always ranks with its in-memory FTS5 `ChunkIndex`, so its figures do not depend on the engine.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from pathlib import Path, PurePath
+from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import make_url
 
 from ingest.contracts.errors import ConfigError, QueryError
 from ingest.contracts.search import SearchHit
 from storage.db import Database, database_url, open_database
-from storage.query import open_readonly_sqlite
+from storage.query import DEFAULT_QUERY_TIMEOUT, open_readonly_sqlite
 from storage.read import find_document
 from storage.schema import FTS_TOKENIZE
+from storage.search_words import document_name_words, name_matches, question_to_terms
 
 #: bm25 column weights (heading path, body). Measured in docs/search.md: a heavier heading
 #: path (2x, 4x) did not help on the fixtures and lowered FinanceBench hit@4 (0.44 -> 0.36 at
@@ -61,73 +69,6 @@ RRF_K = 60
 FUSION_DEPTH = 50
 RETRIEVERS = ("bm25", "vector", "hybrid")
 
-ENGLISH_STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers him his how i if in into is it its itself just me more
-    most my no nor not now of off on once only or other our ours out over own same she should so
-    some such than that the their theirs them then there these they this those through to too
-    under until up very was we were what when where which while who whom why will with would you
-    your yours tell know need want please much many get got give us
-    """.split()
-)
-
-#: Hindi function words: postpositions, auxiliaries, pronouns, question words.
-HINDI_STOPWORDS = frozenset(
-    """
-    का की के को में से पर है हैं था थी थे और या भी तो ही कि क्या कौन कैसे कब कहाँ कहां कितना कितनी
-    कितने यह वह ये वे इस उस इन उन एक लिए मुझे हम आप किस किसे होता होती होते हो
-    """.split()
-)
-
-#: Marathi function words.
-MARATHI_STOPWORDS = frozenset(
-    """
-    आहे आहेत व आणि चा ची चे ला ना त मध्ये साठी काय कोण कसे कधी कुठे किती हा ही हे तो ते
-    """.split()
-)
-
-#: Stop words per language code (the codes `chunks.language` uses).
-STOPWORDS: dict[str, frozenset[str]] = {"en": ENGLISH_STOPWORDS, "hi": HINDI_STOPWORDS, "mr": MARATHI_STOPWORDS}
-
-
-def word_language(word: str) -> str:
-    """`en` for a word with Latin letters, `deva` for Devanagari, `other` otherwise (digits, other scripts)."""
-    for ch in word:
-        if "\u0900" <= ch <= "\u097f":
-            return "deva"
-        if ch.isascii() and ch.isalpha():
-            return "en"
-    return "other"
-
-
-def is_stopword(word: str) -> bool:
-    """A word is dropped when it is a stop word of a language written in its script
-    (English for Latin words; Hindi or Marathi for Devanagari ones)."""
-    script = word_language(word)
-    if script == "en":
-        return word in STOPWORDS["en"]
-    if script == "deva":
-        return word in STOPWORDS["hi"] or word in STOPWORDS["mr"]
-    return False
-
-
-def question_to_terms(question: str) -> list[str]:
-    """The question's search words in order, unique, case-folded, without punctuation, symbols or stop words.
-
-    Characters of Unicode categories P* (punctuation), S* (symbols) and Z* (separators)
-    become spaces; letters, digits and combining marks (Devanagari vowel signs) are kept, so
-    `2ml?` gives `2ml` and `किसानों` stays one word. If every word is a stop word, the words
-    are kept anyway: a question must search for something.
-    """
-    cleaned = "".join(
-        " " if unicodedata.category(ch)[0] in "PSZ" else ch for ch in unicodedata.normalize("NFC", question).casefold()
-    )
-    unique = list(dict.fromkeys(cleaned.split()))
-    terms = [word for word in unique if not is_stopword(word)]
-    return terms or unique
-
 
 def terms_to_match(terms: Sequence[str]) -> str:
     """A MATCH expression ORing each term as a quoted string (inner quotes doubled, as FTS5 escapes them)."""
@@ -138,33 +79,6 @@ def question_to_match(question: str) -> str | None:
     """The FTS5 MATCH expression for a question, or None when it holds no word at all."""
     terms = question_to_terms(question)
     return terms_to_match(terms) if terms else None
-
-
-def document_name_words(title: str | None, source_path: str | None) -> frozenset[str]:
-    """The words that name a document: its title's and its file stem's, case-folded, stop words out
-    (`VERIZON_2021_10K.pdf`, title "UNITED STATES SECURITIES ..." -> verizon, 2021, 10k, united, ...)."""
-    stem = PurePath(source_path).stem if source_path else ""
-    return frozenset(question_to_terms(f"{title or ''} {stem.replace('_', ' ')}")) - {""}
-
-
-def name_matches(terms: Sequence[str], names: Mapping[str, frozenset[str]]) -> dict[str, int]:
-    """Per document, how many question terms name it. A term found in every document's name
-    (e.g. "manual" in a folder of manuals) names none; a term matches a name word when equal,
-    or when one is a prefix of the other and the shorter has at least 4 letters (plurals)."""
-
-    def hit(term: str, words: frozenset[str]) -> bool:
-        return any(
-            term == word or min(len(term), len(word)) >= 4 and (term.startswith(word) or word.startswith(term))
-            for word in words
-        )
-
-    counts = {doc: 0 for doc in names}
-    for term in terms:
-        named = [doc for doc, words in names.items() if hit(term, words)]
-        if len(named) < len(names):
-            for doc in named:
-                counts[doc] += 1
-    return counts
 
 
 def boost_by_name(scored: Sequence[tuple[str, str, float]], matches: Mapping[str, int]) -> list[tuple[str, float]]:
@@ -284,23 +198,33 @@ def search_chunks(
     embed_question: Callable[[str], Sequence[float]] | None = None,
     model: str | None = None,
 ) -> list[SearchHit]:
-    """The `k` best child chunks for `question` in the database at `db`, best first.
+    """The `k` best child chunks for `question` in the database at `db` (SQLite or PostgreSQL), best first.
 
     `doc` restricts to one document (id, unique id prefix or source path); `where` is an SQL
     condition over `c` (chunks) and `d` (documents), e.g. `d.title LIKE '%cotton%'`, run on a
     read-only connection like `ingest query`. `parents` returns parent sections instead.
     `retriever`: `bm25` (full text), `vector` (cosine to `embed_question(question)` among the
     chunks embedded with `model`) or `hybrid` (both fused, `fuse_rankings`); `embed_question` is
-    called only after the database is found to hold vectors for `model`.
-    Raises ConfigError for k < 1, an unknown retriever or no vectors for `model`, QueryError for
-    a bad `where`.
+    called only after the database is found to hold vectors for `model`. On PostgreSQL the full
+    text is the `tsvector` ranked by `ts_rank_cd` (`storage.postgres.ranked_children_sql`), from
+    the same words, and vectors are not available (they live in sqlite-vec tables).
+    Raises ConfigError for k < 1, an unknown retriever, no vectors for `model` or vectors asked
+    of PostgreSQL, QueryError for a bad `where`.
     """
     if k < 1:
         raise ConfigError(f"--k must be a positive number of results, not {k}", stage="search")
     check_retriever(retriever)
     url = database_url(db)
+    if url.startswith("postgresql"):
+        if retriever != "bm25":
+            raise ConfigError(
+                f"--{retriever} search needs vectors, which `ingest embed` stores with sqlite-vec in an SQLite "
+                "--db only; on PostgreSQL search with BM25 (leave out --vector/--hybrid)",
+                stage="search",
+            )
+        return _search_postgresql(db, question, k, doc, where, parents)
     if not url.startswith("sqlite"):
-        raise ConfigError("full-text search needs the SQLite database (FTS5)", stage="search")
+        raise ConfigError("full-text search needs an SQLite (FTS5) or PostgreSQL (tsvector) --db", stage="search")
     path = make_url(url).database or ""
     if not Path(path).exists():
         open_readonly_sqlite(path)  # raises the usual "no database at ..." StorageError
@@ -329,29 +253,64 @@ def search_chunks(
             rows = [by_key[key][:-1] + (score,) for key, score in fused]
         hits = _rows_to_hits(connection, rows[: max(depth, k)], k, parents)
     except (sqlite3.Error, sqlite3.Warning) as error:
-        what = f"the --where condition {where!r}" if where else f"the question {question!r}"
-        raise QueryError(f"search failed on {what}: {error}") from error
+        raise QueryError(f"search failed on {_searched(question, where)}: {error}") from error
     finally:
         connection.close()
     return hits
 
 
+def _search_postgresql(
+    db: str | Path, question: str, k: int, doc: str | None, where: str | None, parents: bool
+) -> list[SearchHit]:
+    """`search_chunks` with bm25 on PostgreSQL: the same terms, narrowing, name boost and parent
+    expansion, in one READ ONLY transaction with `ingest query`'s statement timeout."""
+    import psycopg
+
+    from storage.postgres import readonly_transaction
+
+    depth = k * PARENT_DEPTH_FACTOR if parents else k
+    with open_database(db, create=False) as database:  # a search never creates a schema
+        document_id = _resolve_document(database, doc) if doc else None
+        try:
+            with readonly_transaction(database.engine.raw_connection, DEFAULT_QUERY_TIMEOUT) as connection:
+                rows = _fts_rows(connection, question_to_terms(question), document_id, where, depth)
+                return _rows_to_hits(connection, rows, k, parents)
+        except psycopg.Error as error:
+            raise QueryError(f"search failed on {_searched(question, where)}: {error}") from error
+
+
+def _searched(question: str, where: str | None) -> str:
+    return f"the --where condition {where!r}" if where else f"the question {question!r}"
+
+
 def _fts_rows(
-    connection: sqlite3.Connection, terms: Sequence[str], document_id: str | None, where: str | None, depth: int
+    connection: Any, terms: Sequence[str], document_id: str | None, where: str | None, depth: int
 ) -> list[tuple]:
-    """The `depth` best child rows by bm25 (`_HIT_COLUMNS` + score), name-boosted over several documents."""
+    """The `depth` best child rows by full text (`_HIT_COLUMNS` + score, lower is better), name-boosted
+    over several documents: FTS5 bm25 on SQLite, `ts_rank_cd` on PostgreSQL (a psycopg connection)."""
     if not terms:
         return []
     boost = document_id is None
-    sql = (
-        f"SELECT {_HIT_COLUMNS}, {bm25_expression('chunks_fts')} AS score "
-        "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id "
-        "WHERE chunks_fts MATCH ? AND c.kind = 'child'"
-    )
+    if isinstance(connection, sqlite3.Connection):
+        sql = (
+            f"SELECT {_HIT_COLUMNS}, {bm25_expression('chunks_fts')} AS score "
+            "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id "
+            "WHERE chunks_fts MATCH ? AND c.kind = 'child'"
+        )
+        params: list[object] = [terms_to_match(terms)]
+    else:
+        from storage.postgres import ranked_children_sql
+
+        sql, params = ranked_children_sql(connection, terms, _HIT_COLUMNS)
     limit = max(depth, NAME_DEPTH) if boost else depth
-    sql, params = _narrowed(sql, [terms_to_match(terms)], document_id, where, limit)
+    sql, params = _narrowed(sql, params, document_id, where, limit, _mark(connection))
     rows = connection.execute(sql, params).fetchall()
     return _boosted_rows(connection, rows, terms)[:depth] if boost else rows
+
+
+def _mark(connection: Any) -> str:
+    """The parameter mark of the connection's driver: `?` for sqlite3, `%s` for psycopg."""
+    return "?" if isinstance(connection, sqlite3.Connection) else "%s"
 
 
 def _require_vectors(connection: sqlite3.Connection, model: str | None, db: str) -> str:
@@ -398,21 +357,22 @@ def _vector_rows(
 
 
 def _narrowed(
-    sql: str, params: list[object], document_id: str | None, where: str | None, limit: int
+    sql: str, params: list[object], document_id: str | None, where: str | None, limit: int, mark: str = "?"
 ) -> tuple[str, list[object]]:
     """A ranked child-row query narrowed to one document and/or the user's `where`, best `limit`
-    first (ties by chunk id): the tail both rankings share, so `--doc`/`--where` mean the same."""
+    first (ties by chunk id): the tail every ranking shares, so `--doc`/`--where` mean the same.
+    With psycopg's `%s` marks, a `%` in `where` is doubled so it stays a literal (`LIKE '%x%'`)."""
     params = list(params)
     if document_id is not None:
-        sql += " AND c.document_id = ?"
+        sql += f" AND c.document_id = {mark}"
         params.append(document_id)
     if where:
-        sql += f" AND ({where})"
+        sql += f" AND ({where.replace('%', '%%') if mark == '%s' else where})"
     params.append(limit)
-    return sql + " ORDER BY score, c.id LIMIT ?", params
+    return sql + f" ORDER BY score, c.id LIMIT {mark}", params
 
 
-def _boosted_rows(connection: sqlite3.Connection, rows: list[tuple], terms: Sequence[str]) -> list[tuple]:
+def _boosted_rows(connection: Any, rows: list[tuple], terms: Sequence[str]) -> list[tuple]:
     """Rows re-ranked by the document-name boost over every stored document's name (score replaced)."""
     names = {
         doc: document_name_words(title, source)
@@ -431,7 +391,7 @@ def _resolve_document(database: Database, doc: str) -> str:
     return find_document(database, doc).id
 
 
-def _rows_to_hits(connection: sqlite3.Connection, rows: list[tuple], k: int, parents: bool) -> list[SearchHit]:
+def _rows_to_hits(connection: Any, rows: list[tuple], k: int, parents: bool) -> list[SearchHit]:
     """Rows (child columns + score) to hits; with `parents`, each child becomes its parent, de-duplicated."""
     hits: list[SearchHit] = []
     seen: set[int] = set()
@@ -440,7 +400,8 @@ def _rows_to_hits(connection: sqlite3.Connection, rows: list[tuple], k: int, par
         shown = row
         if parents and parent_id is not None:
             shown = connection.execute(
-                f"SELECT {_HIT_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?",
+                f"SELECT {_HIT_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id "
+                f"WHERE c.id = {_mark(connection)}",
                 (parent_id,),
             ).fetchone()
         if shown[0] in seen:

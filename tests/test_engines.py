@@ -3,11 +3,12 @@
 
 Covered here: new / unchanged / changed / removed, full text following a replacement, a failed
 file staying failed until it changes, reprocess, `ingest query` refusing writes, and the CLI
-(`run`, `reprocess`, `query`, `show`, `runs`) printing the same on both engines.
+(`run`, `reprocess`, `query`, `show`, `runs`, `eval`) printing the same on both engines.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -154,15 +155,28 @@ _VOLATILE = [
 ]
 
 
-def normalise(output: str, db: str, folder: Path) -> str:
+def normalise(output: str, db: str, folder: Path, keep_numbers: bool = False) -> str:
+    """Paths, times and table widths out; with `keep_numbers`, decimals stay (eval's scores are
+    what must match; its output holds no durations)."""
     output = output.replace(db, "<db>").replace(str(folder.resolve()), "<folder>")
     for pattern, replacement in _VOLATILE:
-        output = pattern.sub(replacement, output)
+        if not (keep_numbers and replacement == "<secs>"):
+            output = pattern.sub(replacement, output)
     return output
 
 
-def session_outputs(db: str, folder: Path) -> list[str]:
-    """The CLI's output for one session of work: run, run again, reprocess, query, show, runs."""
+#: Golden questions over the `folder` fixture for `ingest eval` (one per document, one across all).
+GOLDEN = [
+    {"question": "How is whitefly controlled?", "must_contain": ["neem oil"], "doc": "cotton.pdf"},
+    {"question": "What reduces stem borer damage?", "must_contain": ["early transplanting"], "doc": "rice"},
+    {"question": "What does rust look like on wheat?", "must_contain": ["orange pustules"]},
+    {"question": "When is cotton sown?", "must_contain": ["sown in June"], "doc": "cotton"},  # a miss
+]
+
+
+def session_outputs(db: str, folder: Path, golden: Path) -> list[str]:
+    """The CLI's output for one session of work: run, run again, reprocess, query, show, runs, eval
+    (then the eval_runs rows it stored)."""
     doc_id = document_id_for(str(folder / "cotton.pdf"))
     commands = [
         ["run", str(folder), "--db", db, "--workers", "0", "--ocr", "never", "-q"],
@@ -173,17 +187,23 @@ def session_outputs(db: str, folder: Path) -> list[str]:
         ["query", "select id, title from documents order by id", "--db", db, "--format", "json"],
         ["show", doc_id, "--db", db],
         ["runs", "--db", db],
+        ["eval", str(golden), "--db", db],
+        ["eval", str(golden), "--db", db, "--strategies", "structure", "--k", "1,4", "--format", "json"],
+        ["query", "select id, golden_path, strategy, params, results from eval_runs order by id", "--db", db],
     ]
     outputs = []
     for command in commands:
         result = runner.invoke(app, command, env={"COLUMNS": "200"})
-        outputs.append(f"$ {' '.join(command[:2])}\nexit {result.exit_code}\n{normalise(result.output, db, folder)}")
+        shown = normalise(result.output, db, folder, keep_numbers="eval" in command or "eval_runs" in command[1])
+        outputs.append(f"$ {' '.join(command[:2])}\nexit {result.exit_code}\n{shown}")
     return outputs
 
 
 def test_cli_prints_the_same_on_sqlite_and_postgresql(postgres_server, folder, tmp_path):
-    on_sqlite = session_outputs(str(tmp_path / "ingest.db"), folder)
-    on_postgresql = session_outputs(postgres_server.create_database(), folder)
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text("".join(json.dumps(item) + "\n" for item in GOLDEN))
+    on_sqlite = session_outputs(str(tmp_path / "ingest.db"), folder, golden)
+    on_postgresql = session_outputs(postgres_server.create_database(), folder, golden)
     for sqlite_output, postgresql_output in zip(on_sqlite, on_postgresql):
         assert postgresql_output == sqlite_output
     assert all("exit 0" in output for output in on_sqlite)

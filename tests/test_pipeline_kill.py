@@ -5,6 +5,8 @@ Each document exists in two versions (A, B) whose stored form is known from a re
 The folder is ingested at A, switched to B, and a run in a subprocess is killed (SIGKILL to its
 whole process group, workers included) while it writes. Every stored document must then match
 the reference of A or of B exactly (content hash, text, chunk count and chunk texts).
+The kill tests run on SQLite and on PostgreSQL (`db_url`, tests/engines.py); the reference is
+built on SQLite, so on PostgreSQL the stored form must also equal SQLite's.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from typer.testing import CliRunner
 
 from ingest.api import run as ingest_run
 from ingest.cli import app
+from ingest.contracts.errors import QueryError, StorageError
+from storage import run_query
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conftest import CORPUS
@@ -42,27 +46,20 @@ def write_version(folder: Path, version: str) -> None:
         make_pdf(folder / f"doc{index}.pdf", f"Manual {index}", version_text(index, version))
 
 
-def snapshot(db: Path) -> dict[str, tuple]:
-    """content_sha256 -> (text, chunk_count, chunk texts digest, element count) per stored document."""
-    with sqlite3.connect(db) as connection:
-        result = {}
-        for doc_id, sha, text, count in connection.execute(
-            "select id, content_sha256, text, chunk_count from documents where status = 'ok'"
-        ):
-            texts = [
-                row[0]
-                for row in connection.execute("select text from chunks where document_id = ? order by seq", (doc_id,))
-            ]
-            elements = connection.execute("select count(*) from elements where document_id = ?", (doc_id,)).fetchone()
-            result[doc_id] = (
-                sha,
-                text,
-                count,
-                hashlib.sha256("\x00".join(texts).encode()).hexdigest(),
-                len(texts),
-                elements[0],
-            )
-        return result
+def snapshot(db: str | Path) -> dict[str, tuple]:
+    """doc_id -> (content_sha256, text, chunk_count, chunk texts digest, chunks, elements) per stored
+    document, read through `ingest query`'s read-only path (either engine)."""
+    documents = run_query(str(db), "select id, content_sha256, text, chunk_count from documents where status = 'ok'")
+    texts: dict[str, list[str]] = {}
+    for doc_id, text in run_query(str(db), "select document_id, text from chunks order by document_id, seq").rows:
+        texts.setdefault(doc_id, []).append(text)
+    elements = dict(run_query(str(db), "select document_id, count(*) from elements group by document_id").rows)
+    result = {}
+    for doc_id, sha, text, count in documents.rows:
+        chunks = texts.get(doc_id, [])
+        digest = hashlib.sha256("\x00".join(chunks).encode()).hexdigest()
+        result[doc_id] = (sha, text, count, digest, len(chunks), elements.get(doc_id, 0))
+    return result
 
 
 @pytest.fixture(scope="module")
@@ -80,20 +77,34 @@ def reference(tmp_path_factory):
     return by_sha
 
 
-def check_consistent(db: Path, reference: dict, allowed: dict[str, set[str]]) -> dict[str, str]:
+#: Advisory locks held on this PostgreSQL database (by any session; the server drops a dead one's).
+ADVISORY_LOCKS_HERE = (
+    "select count(*) from pg_locks where locktype = 'advisory' "
+    "and database = (select oid from pg_database where datname = current_database())"
+)
+
+
+def is_postgresql(db: str | Path) -> bool:
+    return str(db).startswith("postgresql")
+
+
+def check_consistent(db: str | Path, reference: dict, allowed: dict[str, set[str]]) -> dict[str, str]:
     """Assert the invariants; returns doc_id -> the sha it is stored at."""
-    with sqlite3.connect(db) as connection:
-        assert connection.execute("pragma integrity_check").fetchone() == ("ok",)
-        connection.execute("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
-        orphans = connection.execute(
-            "select count(*) from documents d where exists (select 1 from elements e where e.document_id = d.id) "
-            "and not exists (select 1 from chunks c where c.document_id = d.id)"
-        ).fetchone()[0]
-        assert orphans == 0, "a document has elements but no chunks"
-        bad_parents = connection.execute(
-            "select count(*) from chunks c join chunks p on p.id = c.parent_id where p.document_id != c.document_id"
-        ).fetchone()[0]
-        assert bad_parents == 0
+    if not is_postgresql(db):  # the file and its FTS5 index (PostgreSQL's tsvector is a generated column)
+        with closing(sqlite3.connect(db)) as connection, connection:
+            assert connection.execute("pragma integrity_check").fetchone() == ("ok",)
+            connection.execute("insert into chunks_fts(chunks_fts, rank) values ('integrity-check', 1)")
+    [[orphans]] = run_query(
+        str(db),
+        "select count(*) from documents d where exists (select 1 from elements e where e.document_id = d.id) "
+        "and not exists (select 1 from chunks c where c.document_id = d.id)",
+    ).rows
+    assert orphans == 0, "a document has elements but no chunks"
+    [[bad_parents]] = run_query(
+        str(db),
+        "select count(*) from chunks c join chunks p on p.id = c.parent_id where p.document_id != c.document_id",
+    ).rows
+    assert bad_parents == 0
     states = {}
     for doc_id, (sha, text, count, digest, chunks, elements) in snapshot(db).items():
         assert sha in allowed[doc_id], f"{doc_id} stored at an unexpected version"
@@ -102,7 +113,7 @@ def check_consistent(db: Path, reference: dict, allowed: dict[str, set[str]]) ->
     return states
 
 
-def start_run(folder: Path, db: Path, workers: int) -> subprocess.Popen:
+def start_run(folder: Path, db: str | Path, workers: int) -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable,
@@ -125,13 +136,11 @@ def start_run(folder: Path, db: Path, workers: int) -> subprocess.Popen:
     )
 
 
-def items_written(db: Path, run_id: int) -> int:
+def items_written(db: str | Path, run_id: int) -> int:
     try:
-        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)) as connection:
-            return connection.execute(
-                "select count(*) from run_items where run_id = ? and outcome = 'changed'", (run_id,)
-            ).fetchone()[0]
-    except sqlite3.Error:
+        sql = f"select count(*) from run_items where run_id = {int(run_id)} and outcome = 'changed'"
+        return run_query(str(db), sql, timeout=5).rows[0][0]
+    except (QueryError, StorageError):  # not created yet, or busy
         return 0
 
 
@@ -146,17 +155,17 @@ def items_written(db: Path, run_id: int) -> int:
     ],
 )
 def test_kill_9_leaves_old_or_new_version_and_next_run_finishes(
-    tmp_path, reference, kill_after_items, extra_delay, workers
+    db_url, tmp_path, reference, kill_after_items, extra_delay, workers
 ):
     folder = tmp_path / "pdfs"
     write_version(folder, "A")
-    db = tmp_path / "i.db"
-    assert not ingest_run([folder], db=str(db), workers=0, ocr="never").failed
+    db = db_url
+    assert not ingest_run([folder], db=db, workers=0, ocr="never").failed
     version_a = {doc_id: sha for doc_id, (sha, *_rest) in snapshot(db).items()}
     write_version(folder, "B")
     version_b = {
         doc_id: hashlib.sha256((folder / Path(path).name).read_bytes()).hexdigest()
-        for doc_id, path in sqlite3.connect(db).execute("select id, source_path from documents")
+        for doc_id, path in run_query(db, "select id, source_path from documents").rows
     }
     allowed = {doc_id: {version_a[doc_id], version_b[doc_id]} for doc_id in version_a}
 
@@ -179,16 +188,17 @@ def test_kill_9_leaves_old_or_new_version_and_next_run_finishes(
     done = sum(states[doc_id] == version_b[doc_id] for doc_id in states)
     assert done >= kill_after_items
 
-    summary = ingest_run([folder], db=str(db), workers=0, ocr="never")  # the next run finishes the job
+    summary = ingest_run([folder], db=db, workers=0, ocr="never")  # the next run finishes the job
     assert not summary.failed and summary.counts["changed"] == N_DOCUMENTS - done
     states = check_consistent(db, reference, allowed)
     assert states == version_b
-    with sqlite3.connect(db) as connection:
-        statuses = [row[0] for row in connection.execute("select status from runs order by id")]
-        assert statuses[0] == "ok" and statuses[-1] == "ok"
-        if kill_after_items:  # the killed run had started: it is closed as interrupted
-            assert statuses == ["ok", "interrupted", "ok"]
-        assert connection.execute("select count(*) from run_lock").fetchone() == (0,)
+    statuses = [row[0] for row in run_query(db, "select status from runs order by id").rows]
+    assert statuses[0] == "ok" and statuses[-1] == "ok"
+    if kill_after_items:  # the killed run had started: it is closed as interrupted
+        assert statuses == ["ok", "interrupted", "ok"]
+    assert run_query(db, "select count(*) from run_lock").rows == [[0]]
+    if is_postgresql(db):  # the killed run's session, and its advisory locks, are gone
+        assert run_query(db, ADVISORY_LOCKS_HERE).rows == [[0]]
 
 
 @pytest.mark.slow

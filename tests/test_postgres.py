@@ -58,6 +58,27 @@ def test_schema_is_versioned_and_search_is_a_generated_tsvector_with_a_gin_index
     open_database(postgres_url).close()  # opening again neither recreates nor migrates
 
 
+def test_search_on_postgresql_runs_read_only_and_vectors_say_to_use_bm25(postgres_url, tmp_path):
+    make_pdf(tmp_path / "a" / "cotton.pdf", "Cotton manual", ["Whitefly is controlled by spraying neem oil."])
+    assert run(tmp_path / "a", postgres_url).exit_code == 0
+    found = runner.invoke(app, ["search", "--db", postgres_url, "--format", "json", "sprayed whiteflies"])
+    assert found.exit_code == 0, found.output
+    assert "neem oil" in found.stdout  # English chunks are stemmed: "sprayed" finds "spraying"
+
+    for option in ("--vector", "--hybrid"):
+        refused = runner.invoke(app, ["search", "--db", postgres_url, option, "whitefly"])
+        assert refused.exit_code == 2
+        assert "sqlite-vec" in refused.output and "on PostgreSQL search with BM25" in refused.output
+        assert "Traceback" not in refused.output
+
+    before = run_query(postgres_url, "select last_value from chunks_id_seq").rows
+    writing = runner.invoke(
+        app, ["search", "--db", postgres_url, "--where", "nextval('chunks_id_seq') > 0", "whitefly"]
+    )
+    assert writing.exit_code != 0 and "read-only transaction" in writing.output
+    assert run_query(postgres_url, "select last_value from chunks_id_seq").rows == before
+
+
 @pytest.mark.parametrize(
     "sql",
     [

@@ -1,5 +1,6 @@
 """Search, the retriever of `ingest search` and `ingest eval`: safe FTS5 queries from free text,
-bm25 ranking, per-document scope, parent expansion, and the schema step that brought it."""
+bm25 ranking, per-document scope, parent expansion, and the schema step that brought it.
+The tests over stored fixtures (`fixtures_db`) run on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -88,13 +89,18 @@ def test_the_stored_tokenizer_is_read_from_the_fts5_ddl():
 BORN_DIGITAL_FIXTURES = ["crop_manual", "two_column", "unruled_table", "mixed", "pest_advisory"]
 
 
-@pytest.fixture(scope="module")
-def fixtures_db(tmp_path_factory):
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def fixtures_db(request, tmp_path_factory):
+    """The born-digital fixtures stored once per engine (FTS5 bm25 on SQLite, tsvector and
+    ts_rank_cd on PostgreSQL), so every search test below runs on both."""
     from conftest import FIXTURES
 
     from ingest import api
 
-    db = str(tmp_path_factory.mktemp("search") / "fixtures.db")
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("search") / "fixtures.db")
+    else:
+        db = request.getfixturevalue("postgres_server").create_database()
     summary = api.run([FIXTURES / f"{name}.pdf" for name in BORN_DIGITAL_FIXTURES], db=db, workers=1)
     assert summary.failed == []
     return db

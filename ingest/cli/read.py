@@ -175,8 +175,8 @@ def search(
     ),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
-    """The chunks a bot would retrieve for a question, best first: BM25 (SQLite FTS5) over child
-    chunks, or by vector (--vector), or both fused (--hybrid)."""
+    """The chunks a bot would retrieve for a question, best first: BM25 (SQLite FTS5; PostgreSQL
+    ts_rank_cd) over child chunks, or by vector (--vector), or both fused (--hybrid; both SQLite only)."""
     if output not in ("table", "json"):
         raise typer.BadParameter(f"must be 'table' or 'json', not {output!r}", param_hint="--format")
     if doc and where:

@@ -6,8 +6,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class SearchHit(BaseModel):
-    """One search result. `score` is FTS5 `bm25()` with the column weights: lower is better
-    (negative numbers; only the order within one search means anything).
+    """One search result. `score` is FTS5 `bm25()` with the column weights (on PostgreSQL, minus
+    `ts_rank_cd`): lower is better (negative numbers; only the order within one search means
+    anything).
 
     With parent expansion, the hit is the parent section of `matched_chunk_id` (the child that
     ranked); a child without a parent stands for itself and `matched_chunk_id == chunk_id`.
