@@ -217,3 +217,18 @@ def test_an_unreachable_endpoint_or_a_missing_key_is_an_error_naming_the_url(stu
 def test_writer_settings_reject_unknown_keys():
     with pytest.raises(ValueError):
         ContextWriterSettings(url="http://127.0.0.1:1/v1", model="m", temprature=0.2)
+
+
+def test_ingest_eval_context_url_needs_a_model_name(tmp_path):
+    from typer.testing import CliRunner
+
+    from ingest.cli import app
+
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text('{"question": "dose", "must_contain": "2 ml"}\n', encoding="utf-8")
+    result = CliRunner().invoke(
+        app,
+        ["eval", str(golden), "--db", str(tmp_path / "none.db"), "--strategies", "contextual"]
+        + ["--context-url", "http://127.0.0.1:9/v1"],
+    )
+    assert result.exit_code == 2 and "--context-model" in result.output
