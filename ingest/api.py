@@ -150,12 +150,25 @@ def evaluate(
     chunk_settings: Mapping[str, Any] | None = None,
     retriever: str = "bm25",
     model: str | None = None,
+    context_writer: Mapping[str, Any] | None = None,
 ) -> EvalReport:
     """`ingest eval`: re-chunk the stored documents with each strategy, measure hit@k on the golden
     set and store one `eval_runs` row per strategy. None = the defaults (all strategies, k 1/4/10,
     a 1,200-token budget); `chunk_settings` override the config file's `[chunk]` table; `retriever`
-    bm25, vector or hybrid as in `search` (vector and hybrid embed the re-chunked texts with `model`)."""
+    bm25, vector or hybrid as in `search` (vector and hybrid embed the re-chunked texts with `model`);
+    `context_writer` (url, model, api_key_env, ...: `ContextWriterSettings`) has a model endpoint write
+    the `contextual` strategy's context lines (None: built with no model)."""
     from ingest.evaluation import evaluate as evaluation
+
+    writer = None
+    if context_writer is not None:
+        from ingest.contracts.errors import ConfigError
+        from ingest.integrations.context_writer import ContextWriterSettings
+
+        try:
+            writer = ContextWriterSettings.model_validate(dict(context_writer))
+        except ValueError as error:
+            raise ConfigError(f"context writer settings: {error}", stage="eval") from error
 
     return evaluation.evaluate_golden(
         resolve_db(db, config),
@@ -166,6 +179,7 @@ def evaluate(
         chunk_settings=evaluation.eval_chunk_settings(config, chunk_settings),
         retriever=retriever,
         model=model,
+        context_writer=writer,
     )
 
 

@@ -18,11 +18,14 @@ Every chunk's `text` is its heading path joined by " / " (document title first),
 blank line, then `body`. Token counts are exact counts of `text` with the counter.
 
 `fixed` and `recursive` are the structure-blind baselines (children only).
+`contextual` is `structure` with a context line after each child's heading path
+(`ingest.chunking.context`: title, table caption, the section's first sentence).
 """
 
 from __future__ import annotations
 
 from ingest.chunking.blind import fixed_chunks, recursive_chunks
+from ingest.chunking.context import chunks_to_contextual
 from ingest.chunking.merge import sections_to_chunk
 from ingest.chunking.packing import Context
 from ingest.chunking.parents import section_to_drafts
@@ -44,6 +47,8 @@ def chunk_document(
         return fixed_chunks(document, context, settings)
     if settings.strategy == "recursive":
         return recursive_chunks(document, context, settings)
+    if settings.strategy == "contextual":
+        return chunks_to_contextual(document, structure_chunks(document, context, settings), settings, counter)
     return structure_chunks(document, context, settings)
 
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ingest.chunker import chunk_document
-from ingest.chunking.checks import chunk_violations
+from ingest.chunking.checks import chunk_violations, contextual_violations
 from ingest.chunking.settings import ChunkSettings
 from ingest.contracts.elements import Document, Element, table_rows_to_text
 from ingest.tokens import WhitespaceCounter, tiktoken_counter
@@ -238,3 +238,22 @@ def test_blind_strategies_cut_the_canonical_text(doc, chunk_settings_, strategy)
     for chunk in chunks:
         covered[chunk.char_start : chunk.char_end] = b"\x01" * (chunk.char_end - chunk.char_start)
     assert all(covered[i] or text[i].isspace() for i in range(len(text)))
+
+
+@examples(30)
+@given(document(), chunk_settings(), st.integers(0, 60), st.booleans())
+def test_contextual_is_structure_with_a_context_line(doc, chunk_settings_, context_max, words):
+    """`contextual`: every structure invariant (canonical slices, no table split mid-row, one header per
+    piece, paths prepended, limits) holds with the context line taken out; the context adds at most
+    `context_max_tokens`; and the chunks are the structure chunks, same spans, pages and parents."""
+    counter = WhitespaceCounter() if words else tiktoken_counter("cl100k_base")
+    config = chunk_settings_.model_copy(update={"strategy": "contextual", "context_max_tokens": context_max})
+    chunks = chunk_document(doc, config, counter)
+    assert contextual_violations(doc, chunks, config, counter) == []
+    assert all(FURNITURE_MARK not in chunk.text for chunk in chunks)
+    structure = chunk_document(doc, config.model_copy(update={"strategy": "structure"}), counter)
+    fields = ("kind", "parent", "body", "heading_path", "char_start", "char_end", "page_start", "page_end")
+    assert [[getattr(c, f) for f in fields] for c in chunks] == [[getattr(c, f) for f in fields] for c in structure]
+    for chunk, bare in zip(chunks, structure):
+        assert chunk.text.endswith("\n\n" + bare.body) or chunk.text == bare.body
+        assert chunk.text.startswith(" / ".join(chunk.heading_path))

@@ -6,6 +6,7 @@ a chunk list before storing it. Each message names the chunk index.
 
 from __future__ import annotations
 
+from ingest.chunking.context import CONTEXT_SEPARATOR
 from ingest.chunking.merge import sections_to_chunk
 from ingest.chunking.packing import Context
 from ingest.chunking.prose import sentence_boundaries
@@ -78,6 +79,42 @@ def chunk_violations(
         problems.extend(_child_problems(chunk, chunks, where))
     problems.extend(_coverage_problems(document, sections, chunks, canonical))
     return problems
+
+
+def contextual_violations(
+    document: Document, chunks: list[Chunk], settings: ChunkSettings, counter: TokenCounter
+) -> list[str]:
+    """Check a `contextual` chunk list: each child's text is heading path, " — " and its
+    `metadata.context` (when it has one), a blank line, then body; the context adds at most
+    `context_max_tokens`; and with the context taken out, every `structure` invariant holds."""
+    problems: list[str] = []
+    structure = []
+    for position, chunk in enumerate(chunks):
+        path = HEADING_PATH_SEPARATOR.join(chunk.heading_path)
+        context = chunk.metadata.get("context")
+        bare = f"{path}\n\n{chunk.body}" if path else chunk.body
+        if context is None:
+            structure.append(chunk)
+            continue
+        where = f"chunk {position}"
+        line = CONTEXT_SEPARATOR.join(part for part in (path, context) if part)
+        if chunk.kind != "child":
+            problems.append(f"{where}: a {chunk.kind} with a context line")
+        if chunk.text != f"{line}\n\n{chunk.body}":
+            problems.append(f"{where}: text is not heading path + context + blank line + body")
+        if chunk.token_count != counter.count(chunk.text):
+            problems.append(f"{where}: token_count {chunk.token_count} != {counter.count(chunk.text)}")
+        if (chunk.token_count > settings.embedding_limit) != bool(chunk.metadata.get("over_embedding_limit")):
+            problems.append(f"{where}: over_embedding_limit flag wrong")
+        bare_tokens = counter.count(bare)
+        if chunk.token_count - bare_tokens > settings.context_max_tokens:
+            problems.append(f"{where}: context adds {chunk.token_count - bare_tokens} > {settings.context_max_tokens}")
+        metadata = {k: v for k, v in chunk.metadata.items() if k not in ("context", "context_truncated")}
+        metadata.pop("over_embedding_limit", None)
+        if bare_tokens > settings.embedding_limit:
+            metadata["over_embedding_limit"] = True
+        structure.append(chunk.model_copy(update={"text": bare, "token_count": bare_tokens, "metadata": metadata}))
+    return problems + chunk_violations(document, structure, settings, counter)
 
 
 def _child_problems(chunk: Chunk, chunks: list[Chunk], where: str) -> list[str]:

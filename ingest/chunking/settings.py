@@ -12,7 +12,7 @@ from ingest.contracts.settings import StageSettings
 class ChunkSettings(StageSettings):
     """Token sizes are counted with the tiktoken encoding named by `encoding`."""
 
-    strategy: Literal["structure", "recursive", "fixed"] = "structure"
+    strategy: Literal["structure", "recursive", "fixed", "contextual"] = "structure"
     encoding: str = "cl100k_base"
     child_max_tokens: int = Field(default=300, ge=16)
     overlap_tokens: int = Field(default=50, ge=0)
@@ -30,6 +30,12 @@ class ChunkSettings(StageSettings):
         ge=16,
         description="cap of a table piece's child text (heading path included); None = child_max_tokens. "
         "A smaller cap cuts a table into row groups, each with its heading path, caption and header",
+    )
+    context_max_tokens: int = Field(
+        default=80,
+        ge=0,
+        description="contextual strategy: most tokens the context line may add to a child "
+        "(title, table caption, the section's first sentence; or a generated blurb); cut at a word beyond",
     )
     embedding_limit: int = Field(default=8191, ge=16, description="the embedding model's input limit in tokens")
 

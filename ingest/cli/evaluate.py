@@ -35,7 +35,9 @@ def eval_command(
     db: Optional[str] = DbOption,
     config: Optional[Path] = ConfigOption,
     strategies: str = typer.Option(
-        "structure,recursive,fixed", "--strategies", help="Comma-separated chunking strategies to compare."
+        "structure,recursive,fixed",
+        "--strategies",
+        help="Comma-separated chunking strategies to compare (also contextual).",
     ),
     k: str = typer.Option("1,4,10", "--k", help="Comma-separated cut-offs for hit@k."),
     budget: int = typer.Option(1200, "--budget", help="Prompt budget in tokens for the budget hit."),
@@ -46,6 +48,16 @@ def eval_command(
         "bm25", "--retriever", help="bm25, vector or hybrid (as ingest search; vector/hybrid embed re-chunked texts)."
     ),
     model: Optional[str] = typer.Option(None, "--model", "-m", help="Embedding model for vector/hybrid."),
+    context_url: Optional[str] = typer.Option(
+        None,
+        "--context-url",
+        help="contextual strategy: OpenAI-compatible API base (e.g. http://127.0.0.1:8000/v1) whose model writes "
+        "each chunk's context line (default: built with no model). One request per child chunk.",
+    ),
+    context_model: Optional[str] = typer.Option(None, "--context-model", help="Model name for --context-url."),
+    context_key_env: Optional[str] = typer.Option(
+        None, "--context-key-env", help="Environment variable holding the API key for --context-url."
+    ),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
     """Re-chunk the stored documents with each strategy and measure how often search brings the answer to the top.
@@ -60,6 +72,11 @@ def eval_command(
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
     db = call(api.resolve_db, db, config)
+    writer = None
+    if context_url:
+        if not context_model:
+            raise typer.BadParameter("--context-url needs --context-model", param_hint="--context-model")
+        writer = {"url": context_url, "model": context_model, "api_key_env": context_key_env}
 
     report = call(
         api.evaluate,
@@ -72,6 +89,7 @@ def eval_command(
         chunk_settings=key_values(chunk_set, "--set"),
         retriever=retriever,
         model=model,
+        context_writer=writer,
     )
     sys.stdout.write(format_report(report, output))
 

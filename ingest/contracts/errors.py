@@ -65,6 +65,12 @@ class ChunkingError(IngestError):
     stage = "chunk"
 
 
+class ContextWriterError(IngestError):
+    """The contextual strategy's model endpoint failed or answered nothing usable (the message names the URL)."""
+
+    stage = "context"
+
+
 class StorageError(IngestError):
     """The database cannot be opened, migrated or written."""
 

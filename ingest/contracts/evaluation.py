@@ -139,6 +139,12 @@ class StrategyResult(BaseModel):
     parent_count: int
     mean_tokens: float
     max_tokens: int
+    chunk_cpu_s_per_page: float | None = Field(
+        default=None, description="CPU seconds of chunking (this process, all threads) per stored page"
+    )
+    embed_cpu_s_per_page: float | None = Field(
+        default=None, description="CPU seconds of embedding the children per page; None when nothing was embedded"
+    )
     overall: Scores
     by_kind: dict[str, Scores]
     questions: list[QuestionResult]

@@ -14,10 +14,11 @@ chunking differs.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from ingest.chunker import chunk_document
 from ingest.chunking.settings import ChunkSettings
@@ -40,10 +41,14 @@ from ingest.tokens import TokenCounter, tiktoken_counter
 from storage.schema import FTS_TOKENIZE
 from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex, check_retriever
 
+if TYPE_CHECKING:
+    from ingest.integrations.context_writer import ContextWriterSettings
+
 #: Texts in, unit vectors out (same order); `ingest.integrations.embed.texts_embedder` makes one.
 EmbedTexts = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
 STRATEGIES = ("structure", "recursive", "fixed")
+"""The default comparison; every strategy `ChunkSettings.strategy` names can be chosen (`--strategies`)."""
 DEFAULT_KS = (1, 4, 10)
 DEFAULT_BUDGET_TOKENS = 1200
 #: Child chunks retrieved per question: enough for the largest k, for k distinct parents
@@ -63,6 +68,7 @@ def evaluate_golden(
     store: bool = True,
     retriever: str = "bm25",
     model: str | None = None,
+    context_writer: ContextWriterSettings | None = None,
 ) -> EvalReport:
     """Evaluate `strategies` on the golden set against the documents stored in `db` (path or SQLAlchemy URL).
 
@@ -70,7 +76,8 @@ def evaluate_golden(
     with them and its own `strategy` name. With `store`, each strategy's result is written
     to `eval_runs` with its parameters and gets its `run_id`. `retriever` `vector` or `hybrid`
     embeds the re-chunked children with `model` (default all-MiniLM-L6-v2-int8), reusing the
-    database's stored vectors (`ingest embed`) for texts identical to stored chunks.
+    database's stored vectors (`ingest embed`) for texts identical to stored chunks. `context_writer`:
+    the `contextual` strategy's context lines are written by that model endpoint instead of built.
     """
     from storage.evals import load_stored_documents, save_eval_runs, stored_fts_tokenize
 
@@ -96,6 +103,7 @@ def evaluate_golden(
         fts_tokenize=stored_fts_tokenize(db, default=FTS_TOKENIZE),
         retriever=retriever,
         embed_texts=_database_embedder(db, model) if retriever != "bm25" else None,
+        context_writer=context_writer,
     )
     if store:
         save_eval_runs(db, report, golden_sha256=file_sha256(golden_path))
@@ -116,6 +124,7 @@ def evaluate_documents(
     weights: tuple[float, float] = (HEADING_WEIGHT, BODY_WEIGHT),
     retriever: str = "bm25",
     embed_texts: EmbedTexts | None = None,
+    context_writer: ContextWriterSettings | None = None,
 ) -> EvalReport:
     """Score each strategy on `items` over `documents` (id -> parsed Document). Pure apart from CPU.
 
@@ -125,7 +134,9 @@ def evaluate_documents(
     `chunks_fts` one to measure what users' queries see); `weights` are the bm25 (heading path,
     body) weights, changed only to measure alternatives (benchmarks/search_eval.py). `retriever`:
     `bm25`, `vector` or `hybrid` (as `ingest search`); the last two need `embed_texts`, which
-    embeds the children of every strategy and the questions.
+    embeds the children of every strategy and the questions. `context_writer` (off by default): an
+    OpenAI-compatible endpoint writes the `contextual` strategy's context lines
+    (`ingest.integrations.context_writer`).
     """
     ks = _check_ks(ks)
     if check_retriever(retriever) != "bm25" and embed_texts is None:
@@ -171,6 +182,7 @@ def evaluate_documents(
                 retriever,
                 embed_texts,
                 question_vectors,
+                context_writer,
             )
         )
     return EvalReport(
@@ -203,14 +215,18 @@ def _evaluate_strategy(
     retriever: str = "bm25",
     embed_texts: EmbedTexts | None = None,
     question_vectors: Mapping[int, Sequence[float]] | None = None,
+    context_writer: ContextWriterSettings | None = None,
 ) -> StrategyResult:
     """Chunk every document with `settings`, index the children, search and score every item."""
     chunks_by_key: dict[str, tuple[str, Chunk, Chunk | None]] = {}
     parent_count = 0
+    chunk_cpu = embed_cpu = 0.0
     vector_index = VectorIndex() if retriever != "bm25" and embed_texts is not None else None
     with ChunkIndex(fts_tokenize, weights) as index:
         for doc_id, document in documents.items():
-            chunks = chunk_document(document, settings, counter)
+            started = time.process_time()
+            chunks = _chunks(document, settings, counter, context_writer)
+            chunk_cpu += time.process_time() - started
             index.name_scope(doc_id, document.title, document.source_path)
             children = [chunk for chunk in chunks if chunk.kind == "child"]
             parent_count += len(chunks) - len(children)
@@ -219,10 +235,13 @@ def _evaluate_strategy(
                 key = f"{doc_id}#{chunk.index}"
                 parent = chunks[chunk.parent] if chunk.parent is not None else None
                 chunks_by_key[key] = (doc_id, chunk, parent)
-                rows.append((key, doc_id, HEADING_PATH_SEPARATOR.join(chunk.heading_path), chunk.body))
+                rows.append((key, doc_id, indexed_heading(chunk), chunk.body))
             index.add(rows)
             if vector_index is not None and embed_texts is not None:
-                vector_index.add([row[0] for row in rows], doc_id, embed_texts([chunk.text for chunk in children]))
+                started = time.process_time()
+                vectors = embed_texts([chunk.text for chunk in children])
+                embed_cpu += time.process_time() - started
+                vector_index.add([row[0] for row in rows], doc_id, vectors)
         question_results = []
         for item in items:
             vector = question_vectors.get(item.line) if question_vectors else None
@@ -233,6 +252,7 @@ def _evaluate_strategy(
             question_results.append(_question_result(item, score, top, in_text[item.line]))
     tokens = [chunk.token_count for _, chunk, _ in chunks_by_key.values()]
     kinds = sorted({item.kind for item in items})
+    pages = max(1, sum(document.page_count for document in documents.values()))
     return StrategyResult(
         strategy=settings.strategy,
         settings=settings.model_dump(),
@@ -240,10 +260,33 @@ def _evaluate_strategy(
         parent_count=parent_count,
         mean_tokens=round(sum(tokens) / len(tokens), 1) if tokens else 0.0,
         max_tokens=max(tokens, default=0),
+        chunk_cpu_s_per_page=round(chunk_cpu / pages, 5),
+        embed_cpu_s_per_page=round(embed_cpu / pages, 5) if vector_index is not None else None,
         overall=_scores(question_results, ks),
         by_kind={kind: _scores([q for q in question_results if q.kind == kind], ks) for kind in kinds},
         questions=question_results,
     )
+
+
+def _chunks(
+    document: Document, settings: ChunkSettings, counter: TokenCounter, context_writer: ContextWriterSettings | None
+) -> list[Chunk]:
+    """The strategy's chunks; for `contextual` with a writer, the structure chunks with written context."""
+    if settings.strategy != "contextual" or context_writer is None:
+        return chunk_document(document, settings, counter)
+    from ingest.integrations.context_writer import write_contexts
+
+    structure = chunk_document(document, settings.model_copy(update={"strategy": "structure"}), counter)
+    return write_contexts(document, structure, context_writer, settings, counter)
+
+
+def indexed_heading(chunk: Chunk) -> str:
+    """The full-text index's heading column of a child: everything its `text` carries above its
+    body (the heading path; for `contextual`, the path and the context line; nothing for the
+    blind strategies, whose text is their body)."""
+    if chunk.text.endswith(chunk.body):
+        return chunk.text[: len(chunk.text) - len(chunk.body)].strip()
+    return HEADING_PATH_SEPARATOR.join(chunk.heading_path)
 
 
 def _database_embedder(db: str | Path, model: str | None) -> EmbedTexts:
@@ -367,9 +410,10 @@ def _check_ks(ks: Sequence[int]) -> list[int]:
 
 def _check_strategies(strategies: Sequence[str]) -> list[str]:
     names = list(dict.fromkeys(s.strip() for s in strategies if s.strip()))
-    unknown = [s for s in names if s not in STRATEGIES]
+    known = get_args(ChunkSettings.model_fields["strategy"].annotation)
+    unknown = [s for s in names if s not in known]
     if not names or unknown:
-        raise ConfigError(f"unknown strategy {unknown or names}; choose from {', '.join(STRATEGIES)}", stage="eval")
+        raise ConfigError(f"unknown strategy {unknown or names}; choose from {', '.join(known)}", stage="eval")
     return names
 
 

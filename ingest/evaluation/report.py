@@ -35,11 +35,13 @@ def format_table(report: EvalReport) -> str:
             str(r.chunk_count),
             f"{r.mean_tokens:.0f}",
             str(r.parent_count),
+            _cpu_cell(r.chunk_cpu_s_per_page),
+            _cpu_cell(r.embed_cpu_s_per_page),
             *_score_cells(r.overall, report.ks),
         ]
         for r in report.strategies
     ]
-    lines += _markdown_table(["strategy", "chunks", "mean tok", "parents", *head], rows)
+    lines += _markdown_table(["strategy", "chunks", "mean tok", "parents", "chunk s/p", "embed s/p", *head], rows)
     lines += ["", "Per kind:", ""]
     kind_rows = []
     kinds = sorted({kind for r in report.strategies for kind in r.by_kind})
@@ -70,6 +72,10 @@ def _score_cells(scores: Scores, ks: Sequence[int]) -> list[str]:
     ]
 
 
+def _cpu_cell(seconds_per_page: float | None) -> str:
+    return "-" if seconds_per_page is None else f"{seconds_per_page:.4f}"
+
+
 def _legend(report: EvalReport) -> list[str]:
     return [
         "",
@@ -77,7 +83,9 @@ def _legend(report: EvalReport) -> list[str]:
         f"golden item gives `pages`). parent@k: the same with each child "
         f"replaced by its parent section (parents de-duplicated). budget / parent budget: the top contexts "
         f"that fit in {report.budget_tokens} tokens hold the answer. chunks / mean tok: child chunks (the "
-        f"indexed units) and their mean size in tokens; parents: parent sections (0 = no parent-child).",
+        f"indexed units) and their mean size in tokens; parents: parent sections (0 = no parent-child). "
+        f"chunk s/p, embed s/p: CPU seconds per page to chunk the documents and to embed the children "
+        f"(- = not embedded: bm25).",
     ]
 
 
