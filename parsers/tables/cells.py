@@ -105,13 +105,17 @@ def band_to_rows(cells: list[list[Line]]) -> list[list[list[Line]]]:
 Position = tuple[int, int]
 
 
-def grid_to_orphans(grid: list[list[Box | None]], chars: list[Char]) -> dict[Position, list[Char]]:
+def grid_to_orphans(
+    grid: list[list[Box | None]], chars: list[Char], spilled: list[Char] | None = None
+) -> dict[Position, list[Char]]:
     """The visible characters inside the grid's box whose centre no cell holds, by the
     (row, column) position they fall in: row r's band runs from its top to the next row's
     top (the last to the box's bottom), column k is `grid_to_column_bounds`' k-th. Only
     positions where the grid has no cell (None) are returned; a character whose position
     holds a cell that ends short of it (cells of one row with different bottoms) joins that
-    cell's position all the same. Empty for a grid whose rows do not list one entry per column."""
+    cell's position all the same. `spilled`: characters outside the box that belong with it
+    all the same (`spilled_chars`), placed at the nearest row and column. Empty for a grid
+    whose rows do not list one entry per column."""
     boxes = [cell for row in grid for cell in row if cell]
     if not boxes:
         return {}
@@ -122,18 +126,42 @@ def grid_to_orphans(grid: list[list[Box | None]], chars: list[Char]) -> dict[Pos
     right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
     row_tops = [min(cell[1] for cell in row if cell) if any(row) else None for row in grid]
     orphans: dict[Position, list[Char]] = {}
-    for char in chars:
+    outside = {id(char) for char in spilled or []}
+    for char in chars:  # `spilled` are some of `chars`
         if char.is_space or not char.text.strip():
             continue
         x, y = (char.x0 + char.x1) / 2, (char.top + char.bottom) / 2
-        if not (left <= x <= right and top <= y <= bottom):
+        if id(char) not in outside and not (left <= x <= right and top <= y <= bottom):
             continue
         if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes):
             continue
         r = max((i for i, row_top in enumerate(row_tops) if row_top is not None and row_top <= y), default=0)
-        k = next((i for i, (x0, x1) in enumerate(bounds) if x0 <= x < x1), len(bounds) - 1)
+        k = next((i for i, (x0, x1) in enumerate(bounds) if x0 <= x < x1), 0 if x < left else len(bounds) - 1)
         orphans.setdefault((r, k), []).append(char)
     return orphans
+
+
+def spilled_chars(bbox: Box, segments: list[Segment], chars: list[Char]) -> list[Char]:
+    """Characters outside `bbox` whose run (one of `segments`, `chars.chars_to_segments` of
+    the page's `chars`) has its midpoint inside it (within 1 pt): the page body leaves such a run to the table
+    (`textlayer.layout.layout_to_blocks`), so the table must hold all of it (VERIZON_2021 p23:
+    a bullet line running past the underlines taken as its grid)."""
+    x0, top, x1, bottom = bbox
+    spilled: list[Char] = []
+    for segment in segments:
+        mx, my = (segment.x0 + segment.x1) / 2, (segment.top + segment.bottom) / 2
+        if not (x0 - 1 <= mx <= x1 + 1 and top - 1 <= my <= bottom + 1):
+            continue
+        if segment.x0 >= x0 - 1 and segment.x1 <= x1 + 1 and segment.top >= top - 1 and segment.bottom <= bottom + 1:
+            continue
+        spilled.extend(
+            c
+            for c in chars
+            if segment.x0 <= (c.x0 + c.x1) / 2 <= segment.x1
+            and segment.top <= (c.top + c.bottom) / 2 <= segment.bottom
+            and not (x0 <= (c.x0 + c.x1) / 2 <= x1 and top <= (c.top + c.bottom) / 2 <= bottom)
+        )
+    return spilled
 
 
 def orphans_fit_grid(orphans: dict[Position, list[Char]]) -> bool:

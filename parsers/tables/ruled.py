@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pypdfium2.raw as pdfium_c
 
 from parsers.tables.grid import TableFound, rows_to_header_count
-from parsers.textlayer.chars import Char
+from parsers.textlayer.chars import Char, chars_to_segments
 from parsers.textlayer.frames import PageFrame
 
 #: A path thinner than this (points) in one direction is a ruling.
@@ -140,14 +140,16 @@ def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[T
     `chars`; at least 2 x 2 with 3 filled cells. Every character inside a kept grid's box
     reaches a cell: one no cell holds fills the grid position it falls in, and a grid
     whose such characters do not read as cells is rejected (`cells.grid_to_orphans`)."""
-    from parsers.tables.cells import grid_is_drawing, grid_to_orphans, grid_to_rows, orphans_fit_grid
+    from parsers.tables.cells import grid_is_drawing, grid_to_orphans, grid_to_rows, orphans_fit_grid, spilled_chars
     from parsers.tables.rulings import edges_to_cell_grids, page_to_edges
 
     found = []
+    segments = None
     for bbox, grid in edges_to_cell_grids(page_to_edges(page, frame)):
         if grid_is_drawing(grid, chars):
             continue
-        orphans = grid_to_orphans(grid, chars)
+        segments = chars_to_segments(chars) if segments is None else segments
+        orphans = grid_to_orphans(grid, chars, spilled_chars(bbox, segments, chars))
         if not orphans_fit_grid(orphans):
             continue
         rows, bold = grid_to_rows(grid, chars, orphans)
