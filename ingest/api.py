@@ -399,12 +399,15 @@ class RunHistory(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     runs: list[RunInfo]
-    last_run_problems: list[RunItemInfo] = Field(description="failed items and items with over-limit chunks")
+    last_run_problems: list[RunItemInfo] = Field(
+        description="failed items, items with over-limit chunks and items stored with warnings"
+    )
 
 
 def runs(db: str, limit: int = 20, run_id: int | None = None, outcomes: tuple[str, ...] | None = None) -> RunHistory:
-    """`ingest runs`: recent runs, newest first, and the failures (or chosen outcomes) of one run
-    (the last by default)."""
+    """`ingest runs`: recent runs, newest first, and the problems (or chosen outcomes) of one run
+    (the last by default): failures, over-limit chunks, documents stored with warnings."""
+    from ingest.pipeline.batch import reports_warnings
     from storage import list_runs, open_database, run_items
 
     with open_database(db, create=False, read_only=True) as database:
@@ -416,7 +419,10 @@ def runs(db: str, limit: int = 20, run_id: int | None = None, outcomes: tuple[st
             problems = [
                 RunItemInfo.model_validate(item)
                 for item in items
-                if outcomes or item.outcome in ("failed", "still_failed") or item.over_limit_chunks
+                if outcomes
+                or item.outcome in ("failed", "still_failed")
+                or item.over_limit_chunks
+                or reports_warnings(item.message)
             ]
     return RunHistory(runs=history, last_run_problems=problems)
 

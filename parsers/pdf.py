@@ -254,7 +254,9 @@ def pdfminer_if_text_lost(
         return layout
     before = sum(1 for c in layout.text if not c.isspace())
     after = sum(1 for c in candidate.text if not c.isspace())
-    verdict = assess_text_layer(candidate.text, candidate.width, candidate.height, candidate.image_area_ratio)
+    verdict = assess_text_layer(
+        candidate.text, candidate.width, candidate.height, candidate.image_area_ratio, candidate.invisible_text_share
+    )
     if not verdict.usable or after < 1.5 * before + LOST_TEXT_OBJECT_SLACK:
         return layout
     warnings.append(
@@ -319,11 +321,14 @@ def splice_ocr(
     on_page_read: Callable[[int], None] | None = None,
 ) -> list[Element]:
     """OCR `wanted` pages in one call and put their elements in page order
-    (`on_page_read(page_no)`: after each page, see `ocr_pages`).
+    (`on_page_read(page_no)`: after each page, see `ocr_pages`); a page read at low
+    confidence adds a warning naming it, the confidence and the language that would likely
+    read it (`ocr.script.low_confidence_warning`).
 
     Raises `OcrError` (path and page named) when any page comes back unreadable: a page
     that needed OCR and got none would leave a silent hole in the document, so the whole
     document fails at stage "ocr" (the batch goes on)."""
+    from parsers.ocr.script import low_confidence_warning
     from parsers.ocr.tesseract import check_ocr_available, ocr_pages
 
     check_ocr_available(settings.ocr)
@@ -354,6 +359,9 @@ def splice_ocr(
         page.text_source = TextSource.ocr if result.elements else TextSource.empty
         page.ocr_confidence = result.confidence
         by_page[page_no] = list(result.elements)
+        warning = low_confidence_warning(page_no, result.confidence, result.script, settings.ocr.languages)
+        if warning:
+            warnings.append(warning)
     kept = [e for e in elements if e.page not in by_page]
     merged: list[Element] = []
     inserted: set[int] = set()

@@ -3,7 +3,7 @@
 import pytest
 from conftest import CORPUS
 
-from parsers.ocr.routing import assess_text_layer, glyph_counts
+from parsers.ocr.routing import PLAUSIBLE_WORD_SHARE, assess_text_layer, glyph_counts, word_plausibility
 
 A4 = (595.0, 842.0)
 NORMAL = (
@@ -100,18 +100,46 @@ def test_density_rule_scales_with_page_size():
     assert assess_text_layer(short, 200.0, 250.0, image_area_ratio=0.5).usable
 
 
+GARBLED = (
+    "Eeairing to keep you posted on the progress of the Foundation you Kill tee interested to "
+    "knot that to defce the Foundation, hes received the fallowings (a) A lette r from the "
+    "Aaalggfitted fc-ugsx Company eecepting 3s«»teership and enclosing their cheek, H^uid £ug»r "
+    "aieiabership eneloalcg JMBWeil Gentrsl Ajjuirre aomberehip wrelosing Katicm Coapsny "
+)
+
+
+def test_an_invisible_layer_over_a_scan_that_reads_as_garbage_goes_to_ocr():
+    verdict = assess_text_layer(GARBLED * 3, 300.0, 393.0, image_area_ratio=1.0, invisible_text_share=1.0)
+    assert not verdict.usable
+    assert verdict.reason.startswith("invisible OCR layer reads as garbage: ")
+    assert word_plausibility(GARBLED) < PLAUSIBLE_WORD_SHARE <= word_plausibility(NORMAL)
+
+
+def test_a_good_invisible_layer_and_visible_text_over_an_image_are_kept():
+    assert assess_text_layer(NORMAL, *A4, image_area_ratio=1.0, invisible_text_share=1.0).usable
+    # the same words drawn visibly, or invisibly beside a small picture: no hidden OCR layer
+    assert assess_text_layer(GARBLED * 3, *A4, image_area_ratio=1.0, invisible_text_share=0.0).usable
+    assert assess_text_layer(GARBLED * 3, *A4, image_area_ratio=0.3, invisible_text_share=1.0).usable
+
+
+def test_word_plausibility_does_not_judge_other_scripts_or_a_few_words():
+    assert word_plausibility("Скан документа без английских слов " * 10) is None
+    assert word_plausibility("Aaalggfitted fc-ugsx") is None
+
+
 @pytest.mark.slow
-def test_corpus_scan_with_existing_ocr_layer_is_accepted():
+def test_corpus_scan_with_a_garbage_ocr_layer_goes_to_ocr():
+    """Before: pdf-with-ocr-text.pdf's invisible layer ("you Kill tee interested to knot") was
+    accepted because it has enough words for its page; now its words are judged."""
     pdf_path = CORPUS / "pdf-with-ocr-text.pdf"
     if not pdf_path.exists():
         pytest.skip(f"corpus not available at {CORPUS}")
-    import pdfplumber
+    from parsers.ocr.routing import pages_needing_ocr
+    from parsers.pdf import layout_to_page_info, read_pages
+    from parsers.settings import ParseSettings
 
-    with pdfplumber.open(pdf_path) as pdf:
-        page = pdf.pages[0]
-        largest = max((i["x1"] - i["x0"]) * (i["bottom"] - i["top"]) for i in page.images)
-        ratio = largest / (page.width * page.height)
-        text = page.extract_text()
-        verdict = assess_text_layer(text, float(page.width), float(page.height), ratio)
-    assert ratio > 0.95  # it really is a full-page scan
-    assert verdict.usable, verdict.reason
+    layouts, *_ = read_pages(pdf_path, ParseSettings.resolve(None))
+    assert layouts[0].image_area_ratio > 0.95 and layouts[0].invisible_text_share > 0.95
+    pages = [layout_to_page_info(layout) for layout in layouts]
+    assert pages_needing_ocr(layouts, pages, "auto") == {1}
+    assert pages[0].ocr_reason.startswith("invisible OCR layer reads as garbage")

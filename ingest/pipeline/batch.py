@@ -159,14 +159,14 @@ def store_result(db: Database, item: Classified, result: TaskResult, run: Docume
                         ],
                     )
                 )
-            warnings = processed.document.warnings
+            warnings = warnings_by_weight(processed.document.warnings)
             losses = [p for p in processed.document.pages if p.lost_chars and p.lost_chars > 0]
             if losses:  # the parser's conservation count, named first: it is the one a reader must not miss
                 pages = ", ".join(f"page {p.page_no} ({p.lost_chars} chars)" for p in losses[:5])
                 more = f" and {len(losses) - 5} more" if len(losses) > 5 else ""
                 message = "; ".join(filter(None, [message, f"text lost on {pages}{more}"]))
             if warnings:
-                message = "; ".join(filter(None, [message, f"{len(warnings)} warning(s): {warnings[0]}"]))
+                message = "; ".join(filter(None, [message, f"{len(warnings)} {WARNINGS_LABEL} {warnings[0]}"]))
             done = ItemResult(
                 path=item.path,
                 document_id=document_id,
@@ -179,6 +179,23 @@ def store_result(db: Database, item: Classified, result: TaskResult, run: Docume
             )
         _add_item(session, run_id, done)
     return done
+
+
+#: How a run item's message introduces the document's warnings (`ingest runs` lists such items).
+WARNINGS_LABEL = "warning(s):"
+
+
+def warnings_by_weight(warnings: list[str]) -> list[str]:
+    """`warnings` with the ones about the text itself first (an OCR page read at low confidence,
+    `parsers.ocr.script`), the rest in their order: a run item's message quotes only the first."""
+    from parsers.ocr.script import LOW_CONFIDENCE_MARK
+
+    return sorted(warnings, key=lambda warning: LOW_CONFIDENCE_MARK not in warning)
+
+
+def reports_warnings(message: str | None) -> bool:
+    """A run item's message quotes warnings (see `store_result`)."""
+    return bool(message) and WARNINGS_LABEL in message
 
 
 def store_or_fail(db: Database, item: Classified, result: TaskResult, run: DocumentInfo, outcome: str) -> ItemResult:

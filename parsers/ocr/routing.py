@@ -21,6 +21,15 @@ rules, in the order they are checked (the first that fires gives the reason):
    an OCR text layer (a full-page image *and* hundreds of words, like the corpus's
    `pdf-with-ocr-text.pdf`) is accepted: re-OCR would cost seconds for a similar
    result. A scan whose only text is a stamp or a scanner's banner is sent to OCR.
+3b. **invisible text over a scan that reads as garbage** - the page is covered by one image
+   (as in rule 3), at least `INVISIBLE_SHARE` (90%) of its text objects are drawn invisible
+   (PDF text render mode 3: the layer another OCR engine left under the picture) and, in
+   Latin script, fewer than `PLAUSIBLE_WORD_SHARE` (80%) of its words are English words
+   (`word_plausibility`). Such a layer is what a search or a reader gets instead of the
+   picture, so its quality decides: `pdf-with-ocr-text.pdf` reads "you Kill tee interested
+   to knot" (67% words) where Tesseract reads "you will be interested to know". The gate
+   matters: a born-digital page never draws invisible text over a page-sized image, and its
+   proper names and acronyms can score as low (an election table: 64%).
 4. **too little text for its area** - images cover at least `IMAGE_RATIO_FOR_SPARSE`
    (30%) of the page and there are fewer than `MIN_CHARS_PER_KPT2` visible characters
    per 1000 pt^2 (about 100 on a Letter page): the words are probably inside the
@@ -38,6 +47,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ingest.contracts.elements import PageInfo, TextSource
 from parsers.textlayer.layout import PageLayout
+from parsers.textlayer.lexicon import is_english_word
 
 #: The reason of rule 4: the text layer is clean but sparse beside images (a cover page).
 SPARSE_BESIDE_IMAGES = "too little text for its area"
@@ -49,8 +59,19 @@ SUBSTANTIAL_CHARS_PER_KPT2 = 0.5
 SUBSTANTIAL_WORDS = 20
 IMAGE_RATIO_FOR_SPARSE = 0.30
 MIN_CHARS_PER_KPT2 = 0.2
+#: Rule 3b: share of the page's text objects drawn invisible (render mode 3) for the layer
+#: to count as another engine's OCR layer, and the share of English words it must reach.
+INVISIBLE_SHARE = 0.9
+PLAUSIBLE_WORD_SHARE = 0.8
+#: Fewer candidate words than this tell nothing about a layer's quality.
+MIN_WORDS_TO_JUDGE = 20
+#: The reason of rule 3b starts with this.
+IMPLAUSIBLE_HIDDEN_LAYER = "invisible OCR layer reads as garbage"
 
 _CID = re.compile(r"\(cid:\d+\)")
+_EDGE_PUNCTUATION = re.compile(r"^\W+|\W+$")
+_LETTER = re.compile(r"[^\W\d_]")
+_WORD_JOINERS = re.compile(r"['\u2019\-]")
 
 
 class TextLayerVerdict(BaseModel):
@@ -94,12 +115,38 @@ def garbage_word_ratio(text: str) -> float:
     return bad / len(words)
 
 
-def assess_text_layer(text: str, page_width: float, page_height: float, image_area_ratio: float) -> TextLayerVerdict:
+def word_plausibility(text: str) -> float | None:
+    """Share (0-1) of `text`'s words that are English words (`lexicon.is_english_word`).
+
+    A word here is a whitespace-separated token with at least 2 letters; punctuation at its
+    edges is ignored and a token joined by an apostrophe or hyphen must be words in every
+    part. A token with other marks inside ("s*r;tiiR", "H^uid": an OCR engine's misreads) is
+    not a word. None when the text has fewer than `MIN_WORDS_TO_JUDGE` such tokens or when
+    most of its letters are not Latin: the lexicon can only judge English."""
+    tokens = [token for token in text.split() if len(_LETTER.findall(token)) >= 2]
+    if len(tokens) < MIN_WORDS_TO_JUDGE:
+        return None
+    letters = [c for token in tokens for c in token if c.isalpha()]
+    if sum(1 for c in letters if c < "\u0250") * 2 < len(letters):
+        return None
+    words = 0
+    for token in tokens:
+        core = _EDGE_PUNCTUATION.sub("", token)
+        parts = [part for part in _WORD_JOINERS.split(core) if part]
+        if parts and all(part.isalpha() and is_english_word(part.lower()) for part in parts):
+            words += 1
+    return words / len(tokens)
+
+
+def assess_text_layer(
+    text: str, page_width: float, page_height: float, image_area_ratio: float, invisible_text_share: float = 0.0
+) -> TextLayerVerdict:
     """Decide whether a page's text layer is usable (see the module docstring for the rules).
 
     `page_width`/`page_height` are in PDF points; `image_area_ratio` is the share (0-1) of
     the page area covered by its largest image (the parser may pass the union of all
-    images; values above 1 are clipped).
+    images; values above 1 are clipped); `invisible_text_share` the share (0-1) of the
+    page's text objects drawn in render mode 3 (invisible).
     """
     counts = glyph_counts(text or "")
     if counts["glyphs"] == 0:
@@ -126,6 +173,12 @@ def assess_text_layer(text: str, page_width: float, page_height: float, image_ar
     few_words = words < SUBSTANTIAL_WORDS and good_glyphs < 10 * SUBSTANTIAL_WORDS
     if image_ratio >= COVERED_IMAGE_RATIO and (density < SUBSTANTIAL_CHARS_PER_KPT2 or few_words):
         return TextLayerVerdict(usable=False, reason="page covered by one image")
+    if image_ratio >= COVERED_IMAGE_RATIO and invisible_text_share >= INVISIBLE_SHARE:
+        plausibility = word_plausibility(text)
+        if plausibility is not None and plausibility < PLAUSIBLE_WORD_SHARE:
+            return TextLayerVerdict(
+                usable=False, reason=f"{IMPLAUSIBLE_HIDDEN_LAYER}: {round(plausibility * 100)}% English words"
+            )
     if image_ratio >= IMAGE_RATIO_FOR_SPARSE and density < MIN_CHARS_PER_KPT2:
         return TextLayerVerdict(usable=False, reason=SPARSE_BESIDE_IMAGES)
     return TextLayerVerdict(usable=True, reason=None)
@@ -170,4 +223,6 @@ def routing_verdict(layout: PageLayout, mode: str) -> TextLayerVerdict:
         return TextLayerVerdict(usable=True, reason=None)
     if mode == "always":
         return TextLayerVerdict(usable=False, reason="ocr mode always")
-    return assess_text_layer(layout.text, layout.width, layout.height, layout.image_area_ratio)
+    return assess_text_layer(
+        layout.text, layout.width, layout.height, layout.image_area_ratio, layout.invisible_text_share
+    )

@@ -40,6 +40,7 @@ from ingest.contracts.elements import Element
 from ingest.contracts.errors import OcrError, OcrUnavailableError
 from parsers.ocr.image import INK_THRESHOLD, remove_rules
 from parsers.ocr.layout import tesseract_data_to_elements
+from parsers.ocr.script import LOW_CONFIDENCE, debian_package_for
 from parsers.settings import OcrSettings
 
 # pdfium (the C library under pypdfium2) must not be called from two threads at once.
@@ -53,24 +54,18 @@ MAX_PIXELS = 40_000_000
 
 class OcrPageResult(BaseModel):
     """What OCR made of one page. `confidence` is the mean Tesseract word confidence
-    (0-100) over the page's words, None when no word was read; `error` is set, and
-    `elements` empty, when the page could not be rendered or read."""
+    (0-100) over the page's words, None when no word was read; `script` the script
+    Tesseract's OSD sees on a page read below `script.LOW_CONFIDENCE` (None otherwise, or
+    when OSD cannot tell); `error` is set, and `elements` empty, when the page could not be
+    rendered or read."""
 
     model_config = ConfigDict(extra="forbid")
 
     page_no: int
     elements: list[Element] = []
     confidence: float | None = None
+    script: str | None = None
     error: str | None = None
-
-
-def debian_package_for(language: str) -> str:
-    """The Debian/Ubuntu package that ships a Tesseract traineddata, e.g. 'hin' -> 'tesseract-ocr-hin',
-    'chi_sim' -> 'tesseract-ocr-chi-sim', 'script/Devanagari' -> 'tesseract-ocr-script-deva'."""
-    if language.lower().startswith("script/"):
-        script = language.split("/", 1)[1].lower()
-        return f"tesseract-ocr-script-{script[:4]}"
-    return "tesseract-ocr-" + language.lower().replace("_", "-")
 
 
 def requested_languages(settings: OcrSettings) -> list[str]:
@@ -157,6 +152,24 @@ def render_page(pdf: pdfium.PdfDocument, page_no: int, dpi: int) -> tuple[Image.
     return image, dpi
 
 
+def image_to_script(image: Image.Image, settings: OcrSettings) -> str | None:
+    """The script Tesseract's orientation and script detection (`--psm 0`, `osd` traineddata)
+    sees on the page image ("Han", "Latin", "Devanagari", ...); None when it cannot tell (too
+    few characters, `osd` not installed, timeout): a warning then names no language rather
+    than a guess."""
+    with tempfile.TemporaryDirectory(prefix="osd-") as folder:
+        path = os.path.join(folder, "page.pgm")
+        image.convert("L").save(path, format="PPM")
+        try:
+            found = pytesseract.image_to_osd(
+                path, config="--psm 0", output_type=pytesseract.Output.DICT, timeout=settings.timeout_seconds
+            )
+        except (pytesseract.TesseractError, RuntimeError):
+            return None
+    script = found.get("script")
+    return script if isinstance(script, str) and script else None
+
+
 def image_to_tesseract_data(image: Image.Image, settings: OcrSettings) -> dict[str, list[Any]]:
     """Tesseract's word table for an image (pytesseract `image_to_data`, DICT output).
 
@@ -193,13 +206,16 @@ def word_ink(image: Image.Image, data: dict[str, list[Any]]) -> list[float]:
 
 def ocr_image(image: Image.Image, page_no: int, settings: OcrSettings, dpi: int | None = None) -> OcrPageResult:
     """OCR one page image rendered at `dpi` (default `settings.dpi`); element boxes in
-    PDF points (image pixels * 72 / dpi)."""
+    PDF points (image pixels * 72 / dpi). A page read below `script.LOW_CONFIDENCE` also
+    gets its script detected (one more Tesseract call), for the warning that names the
+    language that would read it."""
     dpi = dpi or settings.dpi
     cleaned = remove_rules(image, dpi)
     data = image_to_tesseract_data(cleaned, settings)
     data["ink"] = word_ink(cleaned, data)
     elements, confidence = tesseract_data_to_elements(data, page_no=page_no, scale=72.0 / dpi)
-    return OcrPageResult(page_no=page_no, elements=elements, confidence=confidence)
+    script = image_to_script(cleaned, settings) if confidence is not None and confidence < LOW_CONFIDENCE else None
+    return OcrPageResult(page_no=page_no, elements=elements, confidence=confidence, script=script)
 
 
 def _ocr_one(pdf: pdfium.PdfDocument, page_no: int, settings: OcrSettings) -> OcrPageResult:

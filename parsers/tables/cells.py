@@ -16,7 +16,14 @@ are repaired from the text itself, with evidence the grid already holds:
   has several lines too. Wrapped text in a normal row never has a cell of one-number lines.
 
 Every character whose centre lies in a cell ends up in exactly one output cell (no word
-is dropped by either repair). Coordinates: points, top-left origin.
+is dropped by either repair). A character inside the grid's box that no cell holds (an
+open-sided table whose outer columns have no rules below the header; a row whose last
+cell the producer did not rule) is an *orphan*: `grid_to_orphans` places it at the grid
+position (row band, column) it falls in, where the grid has no cell, and `grid_to_rows`
+fills that position with it. When orphans at one position stand apart on a line (two
+separate runs: "1.0%   (7.4)%   (1.2)%" where the grid has one column), the grid's columns
+do not describe the text and `orphans_fit_grid` says so: the caller rejects the grid and
+its text flows on as paragraphs or an unruled table. Coordinates: points, top-left origin.
 """
 
 from __future__ import annotations
@@ -95,25 +102,107 @@ def band_to_rows(cells: list[list[Line]]) -> list[list[list[Line]]]:
     return rows if len(rows) >= 2 else [cells]
 
 
-def grid_to_rows(grid: list[list[Box | None]], chars: list[Char]) -> tuple[list[list[str]], list[list[bool]]]:
+Position = tuple[int, int]
+
+
+def grid_to_orphans(
+    grid: list[list[Box | None]], chars: list[Char], spilled: list[Char] | None = None
+) -> dict[Position, list[Char]]:
+    """The visible characters inside the grid's box whose centre no cell holds, by the
+    (row, column) position they fall in: row r's band runs from its top to the next row's
+    top (the last to the box's bottom), column k is `grid_to_column_bounds`' k-th. Only
+    positions where the grid has no cell (None) are returned; a character whose position
+    holds a cell that ends short of it (cells of one row with different bottoms) joins that
+    cell's position all the same. `spilled`: characters outside the box that belong with it
+    all the same (`spilled_chars`), placed at the nearest row and column. Empty for a grid
+    whose rows do not list one entry per column."""
+    boxes = [cell for row in grid for cell in row if cell]
+    if not boxes:
+        return {}
+    bounds = grid_to_column_bounds(grid)
+    if any(len(row) != len(bounds) for row in grid):
+        return {}
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    row_tops = [min(cell[1] for cell in row if cell) if any(row) else None for row in grid]
+    orphans: dict[Position, list[Char]] = {}
+    outside = {id(char) for char in spilled or []}
+    for char in chars:  # `spilled` are some of `chars`
+        if char.is_space or not char.text.strip():
+            continue
+        x, y = (char.x0 + char.x1) / 2, (char.top + char.bottom) / 2
+        if id(char) not in outside and not (left <= x <= right and top <= y <= bottom):
+            continue
+        if any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes):
+            continue
+        r = max((i for i, row_top in enumerate(row_tops) if row_top is not None and row_top <= y), default=0)
+        k = next((i for i, (x0, x1) in enumerate(bounds) if x0 <= x < x1), 0 if x < left else len(bounds) - 1)
+        orphans.setdefault((r, k), []).append(char)
+    return orphans
+
+
+def spilled_chars(bbox: Box, segments: list[Segment], chars: list[Char]) -> list[Char]:
+    """Characters outside `bbox` whose run (one of `segments`, `chars.chars_to_segments` of
+    the page's `chars`) has its midpoint inside it (within 1 pt): the page body leaves such a run to the table
+    (`textlayer.layout.layout_to_blocks`), so the table must hold all of it (VERIZON_2021 p23:
+    a bullet line running past the underlines taken as its grid)."""
+    x0, top, x1, bottom = bbox
+    spilled: list[Char] = []
+    for segment in segments:
+        mx, my = (segment.x0 + segment.x1) / 2, (segment.top + segment.bottom) / 2
+        if not (x0 - 1 <= mx <= x1 + 1 and top - 1 <= my <= bottom + 1):
+            continue
+        if segment.x0 >= x0 - 1 and segment.x1 <= x1 + 1 and segment.top >= top - 1 and segment.bottom <= bottom + 1:
+            continue
+        spilled.extend(
+            c
+            for c in chars
+            if segment.x0 <= (c.x0 + c.x1) / 2 <= segment.x1
+            and segment.top <= (c.top + c.bottom) / 2 <= segment.bottom
+            and not (x0 <= (c.x0 + c.x1) / 2 <= x1 and top <= (c.top + c.bottom) / 2 <= bottom)
+        )
+    return spilled
+
+
+def orphans_fit_grid(orphans: dict[Position, list[Char]]) -> bool:
+    """True when the orphans of every position read as one cell: on each of its text lines
+    one run (`chars.chars_to_segments`, which breaks at gaps over 0.8 em). Separate runs side
+    by side at one position are columns the grid does not have."""
+    for placed in orphans.values():
+        for line in segments_to_lines(chars_to_segments(placed)):
+            if len(line.segments) > 1:
+                return False
+    return True
+
+
+def grid_to_rows(
+    grid: list[list[Box | None]], chars: list[Char], orphans: dict[Position, list[Char]] | None = None
+) -> tuple[list[list[str]], list[list[bool]]]:
     """Cell texts (wrapped lines joined, hyphenation undone) and whether each cell is bold,
     with both repairs above applied (so a row of the grid may give several rows).
 
-    A character belongs to the cell holding its centre; a spanned cell (None) is "".
+    A character belongs to the cell holding its centre (the largest, where cells overlap);
+    `orphans` (`grid_to_orphans`) fill
+    the positions they were placed at; a spanned cell (None) with no orphans is "".
     """
     if not grid or not any(cell for row in grid for cell in row):
         return [], []
+    orphans = orphans or {}
+    owned = grid_to_owned_chars(grid, chars)
     bounds = grid_to_column_bounds(grid)
     starts = [x0 for x0, _ in bounds]
     rows, bold = [], []
-    for row in grid:
+    for r, row in enumerate(grid):
         cells: list[list[Line]] = [[] for _ in row]
         for j, cell in enumerate(row):
+            placed = orphans.get((r, j), [])
             if cell is None:
+                if placed:
+                    cells[j] = segments_to_lines(chars_to_segments(placed))
                 continue
             x0, top, x1, bottom = cell
-            inside = [c for c in chars if x0 <= (c.x0 + c.x1) / 2 <= x1 and top <= (c.top + c.bottom) / 2 <= bottom]
-            segments = chars_to_segments(inside)
+            inside = owned.get((r, j), [])
+            segments = chars_to_segments(sorted(inside + placed, key=_reading_key) if placed else inside)
             first = min(range(len(starts)), key=lambda k: abs(starts[k] - x0))
             spanned = [k for k in range(first, len(bounds)) if bounds[k][0] < x1 - 1]
             dealt = segments_to_columns(segments, [bounds[k] for k in spanned]) if len(spanned) > 1 else None
@@ -127,6 +216,57 @@ def grid_to_rows(grid: list[list[Box | None]], chars: list[Char]) -> tuple[list[
             rows.append([lines_to_text(lines) if lines else "" for lines in band])
             bold.append([_is_bold(lines) for lines in band])
     return rows, bold
+
+
+def grid_to_owned_chars(grid: list[list[Box | None]], chars: list[Char]) -> dict[Position, list[Char]]:
+    """Each character whose centre lies in a cell, under the (row, column) of exactly one cell.
+
+    pdfplumber's cells overlap where a box is drawn inside a cell, and a character counted in
+    both was held twice (J&J's earnings tables: 16 characters a page; ICDAR eu-011 a whole row).
+    The outer cell takes the characters first; when all of them lie inside one smaller cell,
+    that cell takes them instead. So a header cell "Adjusted Operational 1,3" with a box round
+    "Adjusted" keeps its text whole, and eu-011's rows framed a second time, label and
+    numbers each inside an inner cell, keep the inner cells, which are the ones aligned with
+    the other rows' columns."""
+    cells = sorted(
+        ((r, j, cell) for r, row in enumerate(grid) for j, cell in enumerate(row) if cell),
+        key=lambda item: -_area(item[2]),
+    )
+    owned: dict[Position, list[Char]] = {}
+    for char in chars:
+        x, y = (char.x0 + char.x1) / 2, (char.top + char.bottom) / 2
+        for r, j, box in cells:
+            if _holds(box, x, y):
+                owned.setdefault((r, j), []).append(char)
+                break
+    for position in list(owned):
+        held = owned[position]
+        first = held[0]
+        x, y = (first.x0 + first.x1) / 2, (first.top + first.bottom) / 2
+        inner = [
+            (r, j, box)
+            for r, j, box in reversed(cells)
+            if (r, j) != position
+            and _holds(box, x, y)
+            and all(_holds(box, (c.x0 + c.x1) / 2, (c.top + c.bottom) / 2) for c in held)
+        ]
+        if inner:
+            r, j, _ = inner[0]
+            owned[(r, j)] = owned.get((r, j), []) + owned.pop(position)
+    return owned
+
+
+def _area(box: Box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _holds(box: Box, x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _reading_key(char: Char) -> tuple[int, float]:
+    """Characters in reading order for `chars_to_segments`: by line (2 pt bands), then x."""
+    return (round(char.bottom / 2), char.x0)
 
 
 def _is_bold(lines: list[Line]) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pypdfium2.raw as pdfium_c
 
 from parsers.tables.grid import TableFound, rows_to_header_count
-from parsers.textlayer.chars import Char
+from parsers.textlayer.chars import Char, chars_to_segments
 from parsers.textlayer.frames import PageFrame
 
 #: A path thinner than this (points) in one direction is a ruling.
@@ -34,6 +34,14 @@ class DrawingFacts:
     #: Every image's box in PDF user space (left, bottom, right, top; points, bottom-left
     #: origin, not yet in the reading frame): the figure candidates (`textlayer.figures`).
     image_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+    #: Text objects, and those drawn invisible (render mode 3: an OCR layer under a scan).
+    text_objects: int = 0
+    invisible_text_objects: int = 0
+
+    @property
+    def invisible_text_share(self) -> float:
+        """Share (0-1) of the text objects drawn invisible; 0.0 when there are none."""
+        return self.invisible_text_objects / self.text_objects if self.text_objects else 0.0
 
     @property
     def may_hold_ruled_table(self) -> bool:
@@ -44,8 +52,8 @@ class DrawingFacts:
 
 
 def page_to_drawing_facts(page, page_width: float, page_height: float) -> DrawingFacts:
-    """Count a pypdfium2 page's rulings and rectangles, find its largest image and list its
-    image boxes.
+    """Count a pypdfium2 page's rulings, rectangles and (invisible) text objects, find its
+    largest image and list its image boxes.
 
     Form XObjects are entered one level deep (that is where many producers put tables).
     """
@@ -61,6 +69,11 @@ def page_to_drawing_facts(page, page_width: float, page_height: float) -> Drawin
                 child = pdfium_c.FPDFFormObj_GetObject(obj, i)
                 if pdfium_c.FPDFPageObj_GetType(child) != pdfium_c.FPDF_PAGEOBJ_FORM:
                     visit(child)
+            return
+        if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
+            facts.text_objects += 1
+            if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+                facts.invisible_text_objects += 1
             return
         if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE):
             return
@@ -124,15 +137,22 @@ def _path_rulings(obj, count: int) -> tuple[int, int]:
 def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[TableFound]:
     """Ruled tables of a pypdfium2 page: pdfplumber's lines strategy on pdfium edges
     (`rulings.py`) taken into `frame` (the frame `chars` are in), cells filled from
-    `chars`; at least 2 x 2 with 3 filled cells."""
-    from parsers.tables.cells import grid_is_drawing, grid_to_rows
+    `chars`; at least 2 x 2 with 3 filled cells. Every character inside a kept grid's box
+    reaches a cell: one no cell holds fills the grid position it falls in, and a grid
+    whose such characters do not read as cells is rejected (`cells.grid_to_orphans`)."""
+    from parsers.tables.cells import grid_is_drawing, grid_to_orphans, grid_to_rows, orphans_fit_grid, spilled_chars
     from parsers.tables.rulings import edges_to_cell_grids, page_to_edges
 
     found = []
+    segments = None
     for bbox, grid in edges_to_cell_grids(page_to_edges(page, frame)):
         if grid_is_drawing(grid, chars):
             continue
-        rows, bold = grid_to_rows(grid, chars)
+        segments = chars_to_segments(chars) if segments is None else segments
+        orphans = grid_to_orphans(grid, chars, spilled_chars(bbox, segments, chars))
+        if not orphans_fit_grid(orphans):
+            continue
+        rows, bold = grid_to_rows(grid, chars, orphans)
         kept = [(row, flags) for row, flags in zip(rows, bold) if any(row)]
         if len(kept) < 2:
             continue

@@ -39,6 +39,8 @@ class PageLayout:
     rotated: list[Segment] = field(default_factory=list)
     tables: list[TableFound] = field(default_factory=list)
     image_area_ratio: float = 0.0
+    #: Share (0-1) of the page's text objects drawn invisible (render mode 3), for `ocr.routing`.
+    invisible_text_share: float = 0.0
     text: str = ""
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -71,6 +73,7 @@ def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayo
     finally:
         page.close()
     layout = chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
+    layout.invisible_text_share = facts.invisible_text_share
     layout.figure_boxes = image_boxes_to_figure_boxes([frame.box(*box) for box in facts.image_boxes], width, height)
     layout.rotation = frame.rotation
     layout.turned = (frame.rotation - displayed) % 360

@@ -190,6 +190,7 @@ class PdfminerFallback:
                 warnings=base.warnings,
             )  # drawings: from the pdfium pass
             layout.rotation, layout.turned = base.rotation, base.turned
+            layout.invisible_text_share = base.invisible_text_share
             if detect_tables and chars:
                 frame = PageFrame.of_page(page).turned(base.rotation)
                 facts = page_to_drawing_facts(page, base.width, base.height)

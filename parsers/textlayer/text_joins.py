@@ -8,10 +8,11 @@ layer (`chars.normalize_text`), nothing more on OCR text, which is already NFC.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable
 from typing import NamedTuple
+
+from parsers.textlayer.lexicon import is_english_word as _is_word
 
 #: A line ending in one of these may end with a word broken across lines: the hyphen
 #: "-" and the soft hyphen U+00AD (a hyphenation point the producer marked as such).
@@ -23,7 +24,6 @@ HYPHEN_PREFIXES = frozenset(
     "anti co counter cross e ex inter intra mid multi non over post pre pro re self semi sub super "
     "trans ultra un under well".split()
 )
-_SUFFIXES = ("s", "es", "ed", "d", "ing", "ly", "er", "ers", "ies")
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
@@ -87,7 +87,7 @@ def _separator(text: str, part: str, space_after: bool | None) -> str | None:
 
 def _is_broken_word(before: str, after: str) -> bool:
     """Whether "before-" + "after" on two lines is one word broken by hyphenation (True) or
-    a hyphenated compound (False). Decided on the English lexicon (`_lexicon`) with the
+    a hyphenated compound (False). Decided on the English lexicon (`lexicon.is_english_word`) with the
     parts as printed:
 
     - the lexicon spells it with the hyphen ("forward-looking"): a compound;
@@ -114,28 +114,6 @@ def _is_broken_word(before: str, after: str) -> bool:
         return False
     left_is_word = _is_word(left) or (left_match.group().isupper() and len(left) > 1)
     return not (left_is_word and _is_word(right))
-
-
-def _is_word(word: str) -> bool:
-    """In the lexicon as it is or without a regular inflection ("requirements", "applied")."""
-    words = _lexicon()
-    if word in words:
-        return True
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[: -len(suffix)]
-            if stem in words or (suffix == "ies" and stem + "y" in words) or stem + "e" in words:
-                return True
-    return False
-
-
-@functools.cache
-def _lexicon() -> frozenset[str]:
-    """English words, lower case, compounds with their hyphen (GCIDE, ~115,000 words with
-    inflected forms, from the `english-words` package). Loaded once, on the first hyphen that needs it (~0.15 s)."""
-    from english_words import get_english_words_set
-
-    return frozenset(get_english_words_set(["gcide"], lower=True))
 
 
 def _is_hangul(char: str) -> bool:
