@@ -12,7 +12,7 @@ from ingest.contracts.settings import StageSettings
 class ChunkSettings(StageSettings):
     """Token sizes are counted with the tiktoken encoding named by `encoding`."""
 
-    strategy: Literal["structure", "recursive", "fixed"] = "structure"
+    strategy: Literal["structure", "recursive", "fixed", "semantic", "late"] = "structure"
     encoding: str = "cl100k_base"
     child_max_tokens: int = Field(default=300, ge=16)
     overlap_tokens: int = Field(default=50, ge=0)
@@ -30,6 +30,13 @@ class ChunkSettings(StageSettings):
         ge=16,
         description="cap of a table piece's child text (heading path included); None = child_max_tokens. "
         "A smaller cap cuts a table into row groups, each with its heading path, caption and header",
+    )
+    semantic_percentile: float = Field(
+        default=95,
+        gt=0,
+        lt=100,
+        description="`semantic` strategy: a sentence starts a new child where its distance to the previous "
+        "sentence is above this percentile of the document's sentence-to-sentence distances",
     )
     embedding_limit: int = Field(default=8191, ge=16, description="the embedding model's input limit in tokens")
 

@@ -14,10 +14,11 @@ chunking differs.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ingest.chunker import chunk_document
 from ingest.chunking.settings import ChunkSettings
@@ -40,10 +41,16 @@ from ingest.tokens import TokenCounter, tiktoken_counter
 from storage.schema import FTS_TOKENIZE
 from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex, check_retriever
 
+if TYPE_CHECKING:
+    from ingest.integrations.late import TokenEmbedder
+
 #: Texts in, unit vectors out (same order); `ingest.integrations.embed.texts_embedder` makes one.
 EmbedTexts = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
-STRATEGIES = ("structure", "recursive", "fixed")
+STRATEGIES = ("structure", "recursive", "fixed", "semantic", "late")
+#: Strategies that embed while chunking (`semantic`: every prose sentence) or embed differently
+#: (`late`: token embeddings pooled per chunk, for the vector and hybrid retrievers).
+EMBEDDING_STRATEGIES = ("semantic", "late")
 DEFAULT_KS = (1, 4, 10)
 DEFAULT_BUDGET_TOKENS = 1200
 #: Child chunks retrieved per question: enough for the largest k, for k distinct parents
@@ -70,7 +77,8 @@ def evaluate_golden(
     with them and its own `strategy` name. With `store`, each strategy's result is written
     to `eval_runs` with its parameters and gets its `run_id`. `retriever` `vector` or `hybrid`
     embeds the re-chunked children with `model` (default all-MiniLM-L6-v2-int8), reusing the
-    database's stored vectors (`ingest embed`) for texts identical to stored chunks.
+    database's stored vectors (`ingest embed`) for texts identical to stored chunks. `semantic`
+    embeds sentences with `model` whatever the retriever; `late` pools its token embeddings.
     """
     from storage.evals import load_stored_documents, save_eval_runs, stored_fts_tokenize
 
@@ -96,6 +104,8 @@ def evaluate_golden(
         fts_tokenize=stored_fts_tokenize(db, default=FTS_TOKENIZE),
         retriever=retriever,
         embed_texts=_database_embedder(db, model) if retriever != "bm25" else None,
+        embed_sentences=_sentence_embedder(model) if "semantic" in strategies else None,
+        embed_tokens=_token_embedder(model) if "late" in strategies and retriever != "bm25" else None,
     )
     if store:
         save_eval_runs(db, report, golden_sha256=file_sha256(golden_path))
@@ -116,6 +126,8 @@ def evaluate_documents(
     weights: tuple[float, float] = (HEADING_WEIGHT, BODY_WEIGHT),
     retriever: str = "bm25",
     embed_texts: EmbedTexts | None = None,
+    embed_sentences: EmbedTexts | None = None,
+    embed_tokens: TokenEmbedder | None = None,
 ) -> EvalReport:
     """Score each strategy on `items` over `documents` (id -> parsed Document). Pure apart from CPU.
 
@@ -125,12 +137,17 @@ def evaluate_documents(
     `chunks_fts` one to measure what users' queries see); `weights` are the bm25 (heading path,
     body) weights, changed only to measure alternatives (benchmarks/search_eval.py). `retriever`:
     `bm25`, `vector` or `hybrid` (as `ingest search`); the last two need `embed_texts`, which
-    embeds the children of every strategy and the questions.
+    embeds the children of every strategy and the questions. `semantic` needs `embed_sentences`
+    (texts -> vectors, nothing cached); `late` with vector or hybrid needs `embed_tokens`.
     """
     ks = _check_ks(ks)
     if check_retriever(retriever) != "bm25" and embed_texts is None:
         raise ConfigError(f"retriever {retriever!r} needs an embedding function", stage="eval")
     strategies = _check_strategies(strategies)
+    if "semantic" in strategies and embed_sentences is None:
+        raise ConfigError("strategy 'semantic' needs a sentence embedding function", stage="eval")
+    if "late" in strategies and retriever != "bm25" and embed_tokens is None:
+        raise ConfigError(f"strategy 'late' with retriever {retriever!r} needs token embeddings", stage="eval")
     if budget_tokens < 1:
         raise ConfigError(f"--budget must be a positive number of tokens, not {budget_tokens}", stage="eval")
     depth = max(depth, max(ks))
@@ -171,6 +188,8 @@ def evaluate_documents(
                 retriever,
                 embed_texts,
                 question_vectors,
+                embed_sentences,
+                embed_tokens,
             )
         )
     return EvalReport(
@@ -203,14 +222,25 @@ def _evaluate_strategy(
     retriever: str = "bm25",
     embed_texts: EmbedTexts | None = None,
     question_vectors: Mapping[int, Sequence[float]] | None = None,
+    embed_sentences: EmbedTexts | None = None,
+    embed_tokens: TokenEmbedder | None = None,
 ) -> StrategyResult:
-    """Chunk every document with `settings`, index the children, search and score every item."""
+    """Chunk every document with `settings`, index the children, search and score every item.
+
+    Cost: CPU seconds (`time.process_time`: every thread of this process, so the model's too)
+    of chunking (for `semantic` including its sentence embeddings) and of embedding the
+    children (vector and hybrid only; texts already embedded, such as stored vectors or an
+    earlier strategy's identical chunk, are not embedded again)."""
     chunks_by_key: dict[str, tuple[str, Chunk, Chunk | None]] = {}
     parent_count = 0
     vector_index = VectorIndex() if retriever != "bm25" and embed_texts is not None else None
+    chunk_seconds = embed_seconds = 0.0
+    late = None
     with ChunkIndex(fts_tokenize, weights) as index:
         for doc_id, document in documents.items():
-            chunks = chunk_document(document, settings, counter)
+            started = time.process_time()
+            chunks = chunk_document(document, settings, counter, embed_sentences)
+            chunk_seconds += time.process_time() - started
             index.name_scope(doc_id, document.title, document.source_path)
             children = [chunk for chunk in chunks if chunk.kind == "child"]
             parent_count += len(chunks) - len(children)
@@ -222,7 +252,18 @@ def _evaluate_strategy(
                 rows.append((key, doc_id, HEADING_PATH_SEPARATOR.join(chunk.heading_path), chunk.body))
             index.add(rows)
             if vector_index is not None and embed_texts is not None:
-                vector_index.add([row[0] for row in rows], doc_id, embed_texts([chunk.text for chunk in children]))
+                started = time.process_time()
+                if settings.strategy == "late" and embed_tokens is not None:
+                    from ingest.integrations.late import LateVectors, late_chunk_vectors
+
+                    pooled = late_chunk_vectors(document.canonical_text(), children, embed_tokens)
+                    vectors = pooled.vectors
+                    late = late or LateVectors()
+                    late.add_counts(pooled)
+                else:
+                    vectors = embed_texts([chunk.text for chunk in children])
+                embed_seconds += time.process_time() - started
+                vector_index.add([row[0] for row in rows], doc_id, vectors)
         question_results = []
         for item in items:
             vector = question_vectors.get(item.line) if question_vectors else None
@@ -240,6 +281,10 @@ def _evaluate_strategy(
         parent_count=parent_count,
         mean_tokens=round(sum(tokens) / len(tokens), 1) if tokens else 0.0,
         max_tokens=max(tokens, default=0),
+        pages=sum(document.page_count for document in documents.values()),
+        chunk_cpu_seconds=round(chunk_seconds, 3),
+        embed_cpu_seconds=round(embed_seconds, 3) if vector_index is not None else None,
+        notes=[late.describe(embed_tokens.max_tokens)] if late is not None and embed_tokens is not None else [],
         overall=_scores(question_results, ks),
         by_kind={kind: _scores([q for q in question_results if q.kind == kind], ks) for kind in kinds},
         questions=question_results,
@@ -256,6 +301,18 @@ def _database_embedder(db: str | Path, model: str | None) -> EmbedTexts:
     with open_database(db, create=False) as database:
         known = stored_vectors(database, name) if database.is_sqlite else {}
     return texts_embedder(name, known)
+
+
+def _sentence_embedder(model: str | None) -> EmbedTexts:
+    from ingest.integrations.embed import DEFAULT_MODEL, sentence_embedder
+
+    return sentence_embedder(model or DEFAULT_MODEL)
+
+
+def _token_embedder(model: str | None) -> TokenEmbedder:
+    from ingest.integrations.embed import DEFAULT_MODEL, Embedder, model_spec
+
+    return Embedder(model_spec(model or DEFAULT_MODEL))
 
 
 def _to_retrieved(key: str, doc_id: str, chunk: Chunk, parent: Chunk | None) -> Retrieved:
