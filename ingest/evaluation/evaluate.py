@@ -48,9 +48,6 @@ if TYPE_CHECKING:
 EmbedTexts = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
 STRATEGIES = ("structure", "recursive", "fixed", "semantic", "late")
-#: Strategies that embed while chunking (`semantic`: every prose sentence) or embed differently
-#: (`late`: token embeddings pooled per chunk, for the vector and hybrid retrievers).
-EMBEDDING_STRATEGIES = ("semantic", "late")
 DEFAULT_KS = (1, 4, 10)
 DEFAULT_BUDGET_TOKENS = 1200
 #: Child chunks retrieved per question: enough for the largest k, for k distinct parents
