@@ -117,7 +117,7 @@ def test_eval_errors_exit_with_a_one_line_reason(tmp_path):
     bad.write_text('{"question": "q"}\n', encoding="utf-8")
     result = runner.invoke(app, ["eval", str(bad), "--db", str(missing_db)])
     assert result.exit_code == 2 and "line 1" in result.output
-    result = runner.invoke(app, ["eval", str(GOLDEN), "--db", str(missing_db), "--strategies", "semantic"])
+    result = runner.invoke(app, ["eval", str(GOLDEN), "--db", str(missing_db), "--strategies", "nonsense"])
     assert result.exit_code == 2 and "unknown strategy" in result.output
 
 
