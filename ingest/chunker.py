@@ -20,6 +20,9 @@ blank line, then `body`. Token counts are exact counts of `text` with the counte
 `fixed` and `recursive` are the structure-blind baselines (children only).
 `contextual` is `structure` with a context line after each child's heading path
 (`ingest.chunking.context`: title, table caption, the section's first sentence).
+`semantic` is `structure` whose children also start at topic shifts between prose sentences
+(`chunking.semantic`; it needs `embed_texts`). `late` chunks exactly like `structure`: late
+chunking changes how the chunks are embedded (`ingest.integrations.late`), not where they end.
 """
 
 from __future__ import annotations
@@ -30,16 +33,24 @@ from ingest.chunking.merge import sections_to_chunk
 from ingest.chunking.packing import Context
 from ingest.chunking.parents import section_to_drafts
 from ingest.chunking.render import ElementIndex, draft_to_chunk, measure_overlaps
+from ingest.chunking.sections import document_to_sections
+from ingest.chunking.semantic import EmbedTexts, semantic_breaks
 from ingest.chunking.settings import ChunkSettings
 from ingest.contracts.chunks import Chunk
 from ingest.contracts.elements import Document
+from ingest.contracts.errors import ConfigError
 from ingest.tokens import TokenCounter, tiktoken_counter
 
 
 def chunk_document(
-    document: Document, settings: ChunkSettings | dict | None = None, counter: TokenCounter | None = None
+    document: Document,
+    settings: ChunkSettings | dict | None = None,
+    counter: TokenCounter | None = None,
+    embed_texts: EmbedTexts | None = None,
 ) -> list[Chunk]:
-    """Split a parsed document into chunks with the strategy named in `settings.strategy`."""
+    """Split a parsed document into chunks with the strategy named in `settings.strategy`.
+
+    `embed_texts` (texts -> vectors) is used by the `semantic` strategy only, which needs it."""
     settings = ChunkSettings.resolve(settings)
     counter = counter or tiktoken_counter(settings.encoding)
     context = Context(document.canonical_text(), counter)
@@ -49,6 +60,12 @@ def chunk_document(
         return recursive_chunks(document, context, settings)
     if settings.strategy == "contextual":
         return chunks_to_contextual(document, structure_chunks(document, context, settings), settings, counter)
+    if settings.strategy == "semantic":
+        if embed_texts is None:
+            raise ConfigError("the semantic strategy needs an embedding function (embed_texts)", stage="chunk")
+        sections = document_to_sections(document)
+        breaks = semantic_breaks(sections, context, embed_texts, settings.semantic_percentile, settings.min_tokens)
+        context = Context(context.text, counter, breaks)
     return structure_chunks(document, context, settings)
 
 

@@ -184,6 +184,16 @@ def pending_chunks(db: Database, document_id: str, model: str) -> list[PendingCh
         return [PendingChunk(chunk_id=row[0], text=row[1]) for row in rows]
 
 
+def child_chunk_ids(db: Database, document_id: str) -> list[int]:
+    """Ids of a document's child chunks in chunker order (as `storage.read.load_chunks` lists them)."""
+    with db.reader() as session:
+        rows = session.execute(
+            text("SELECT id FROM chunks WHERE document_id = :document AND kind = 'child' ORDER BY seq"),
+            {"document": document_id},
+        )
+        return [row[0] for row in rows]
+
+
 def save_vectors(
     session: Session,
     model: str,

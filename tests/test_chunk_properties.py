@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 
 from ingest.chunker import chunk_document
 from ingest.chunking.checks import chunk_violations, contextual_violations
+from ingest.chunking.packing import Context
+from ingest.chunking.sections import ListBlock, ProseBlock, TableBlock, document_to_sections
+from ingest.chunking.semantic import semantic_breaks
 from ingest.chunking.settings import ChunkSettings
 from ingest.contracts.elements import Document, Element, table_rows_to_text
 from ingest.tokens import WhitespaceCounter, tiktoken_counter
@@ -169,8 +172,14 @@ def examples(count: int) -> settings:
     return settings(max_examples=count * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def word_embedder(texts):
+    """A deterministic stand-in for the sentence model: which of a few marker words a text holds."""
+    markers = ("cotton", "whitefly", "water", "seed", "कपास", "पानी")
+    return [[float(marker in text.lower()) for marker in markers] + [0.05] for text in texts]
+
+
 def assert_invariants(doc: Document, config: ChunkSettings, counter) -> None:
-    chunks = chunk_document(doc, config, counter)
+    chunks = chunk_document(doc, config, counter, word_embedder)
     assert chunk_violations(doc, chunks, config, counter) == []
     assert all(FURNITURE_MARK not in chunk.text for chunk in chunks)
 
@@ -199,6 +208,37 @@ def test_invariants_soak_with_word_counts(doc, chunk_settings_):
 @given(document(), chunk_settings())
 def test_invariants_soak_with_cl100k(doc, chunk_settings_):
     assert_invariants(doc, chunk_settings_, tiktoken_counter("cl100k_base"))
+
+
+@examples(40)
+@given(document(), chunk_settings(), st.floats(5, 95))
+def test_semantic_strategy_keeps_every_structure_invariant(doc, chunk_settings_, percentile):
+    """Heading paths prepended, canonical offsets, parents, tables split only between rows with
+    their header, nothing lost: the checks of the structure strategy, with topic breaks."""
+    config = chunk_settings_.model_copy(update={"strategy": "semantic", "semantic_percentile": percentile})
+    assert_invariants(doc, config, WhitespaceCounter())
+
+
+@examples(40)
+@given(document(), st.floats(5, 95), st.integers(0, 40))
+def test_semantic_breaks_are_prose_sentence_starts_never_inside_a_list_or_table(doc, percentile, min_tokens):
+    counter = WhitespaceCounter()
+    context = Context(doc.canonical_text(), counter)
+    sections = document_to_sections(doc)
+    breaks = semantic_breaks(sections, context, word_embedder, percentile, min_tokens)
+    blocks = [block for section in sections for block in section.blocks]
+    for offset in breaks:
+        assert any(isinstance(b, ProseBlock) and b.start <= offset < b.end for b in blocks)
+        assert not any(isinstance(b, (ListBlock, TableBlock)) and b.start <= offset < b.end for b in blocks)
+        assert offset == 0 or context.text[offset - 1].isspace() or context.text[offset - 1] in "।॥。！？"
+
+
+@examples(15)
+@given(document(), chunk_settings())
+def test_late_strategy_chunks_exactly_like_structure(doc, chunk_settings_):
+    counter = WhitespaceCounter()
+    late = chunk_document(doc, chunk_settings_.model_copy(update={"strategy": "late"}), counter)
+    assert late == chunk_document(doc, chunk_settings_, counter)
 
 
 @examples(40)

@@ -9,7 +9,7 @@ import pytest
 from ingest.contracts.elements import Document, Element, ElementType, table_rows_to_text
 from ingest.contracts.errors import ConfigError
 from ingest.contracts.evaluation import EvalReport, GoldenItem, load_golden
-from ingest.evaluation.evaluate import eval_chunk_settings, evaluate_documents
+from ingest.evaluation.evaluate import STRATEGIES, eval_chunk_settings, evaluate_documents
 from ingest.evaluation.report import format_report
 from ingest.tokens import WhitespaceCounter
 
@@ -65,10 +65,14 @@ def test_every_strategy_is_scored_on_the_same_questions(documents):
             "doc": "scheme_notice.pdf",
         },
     )
-    report = evaluate_documents(documents, items, ks=(1, 4), budget_tokens=500, counter=WhitespaceCounter())
-    assert [r.strategy for r in report.strategies] == ["structure", "recursive", "fixed"]
+    report = evaluate_documents(
+        documents, items, ks=(1, 4), budget_tokens=500, counter=WhitespaceCounter(), embed_sentences=bag_of_words
+    )
+    assert [r.strategy for r in report.strategies] == list(STRATEGIES)
+    assert {"structure", "recursive", "fixed", "semantic", "late"} <= set(STRATEGIES)
     for result in report.strategies:
         assert result.chunk_count > 0 and result.mean_tokens > 0
+        assert result.pages == 2 and result.chunk_cpu_seconds >= 0 and result.embed_cpu_seconds is None
         rates = [
             *result.overall.hit_at_k.values(),
             *result.overall.parent_hit_at_k.values(),
@@ -97,7 +101,7 @@ def test_doc_restricts_retrieval_to_that_document_and_unknown_docs_are_skipped(d
     assert questions[1].child_rank == 1 and questions[1].top_chunk_doc == "man0000001"
     assert [(s.line, s.question) for s in report.skipped] == [(3, "anything")]
     with pytest.raises(ConfigError, match="no golden question"):
-        evaluate_documents(documents, items[2:], counter=WhitespaceCounter())
+        evaluate_documents(documents, items[2:], strategies=["structure"], counter=WhitespaceCounter())
 
 
 def test_misses_are_listed_with_the_top_chunk_in_the_table(documents):
@@ -122,7 +126,13 @@ def test_json_output_round_trips(documents):
 
 def test_bad_options_are_config_errors(documents):
     items = _items({"question": "q", "must_contain": "x"})
-    for kwargs in ({"strategies": ["semantic"]}, {"ks": [0]}, {"budget_tokens": 0}):
+    for kwargs in (
+        {"strategies": ["nonsense"]},
+        {"strategies": ["semantic"]},  # no sentence embedder
+        {"strategies": ["late"], "retriever": "vector", "embed_texts": bag_of_words},  # no token embedder
+        {"ks": [0]},
+        {"budget_tokens": 0},
+    ):
         with pytest.raises(ConfigError):
             evaluate_documents(documents, items, counter=WhitespaceCounter(), **kwargs)
     settings = eval_chunk_settings(None, {"child_max_tokens": "200", "overlap_tokens": "0"})
@@ -130,6 +140,69 @@ def test_bad_options_are_config_errors(documents):
     for bad in ({"child_max": "200"}, {"overlap_tokens": "400"}):
         with pytest.raises(ConfigError):
             eval_chunk_settings(None, bad)
+
+
+def bag_of_words(texts):
+    """A deterministic stand-in for the embedding model: hashed word counts."""
+    vectors = []
+    for text in texts:
+        vector = [0.0] * 64
+        for word in text.lower().split():
+            vector[sum(map(ord, word)) % 64] += 1.0
+        vectors.append(vector)
+    return vectors
+
+
+class WordTokenModel:
+    """Words as tokens, each token's vector its hashed word: late pooling without a model."""
+
+    max_tokens = 64
+
+    def token_offsets(self, text):
+        import re
+
+        return [match.span() for match in re.finditer(r"\S+", text)]
+
+    def token_vectors(self, texts):
+        import numpy as np
+
+        from ingest.integrations.late import TokenVectors
+
+        results = []
+        for text in texts:
+            offsets = [(0, 0), *self.token_offsets(text)[: self.max_tokens - 2], (0, 0)]
+            vectors = np.array([bag_of_words([text[a:b] or "[special]"])[0] for a, b in offsets], dtype=np.float32)
+            special = [True] + [False] * (len(offsets) - 2) + [True]
+            results.append(TokenVectors(vectors=vectors, offsets=offsets, special=special, truncated=False))
+        return results
+
+
+def test_semantic_and_late_are_scored_with_vectors_and_their_cost(documents):
+    items = _items(
+        {"question": "how much spray medicine for whitefly", "must_contain": ["Whitefly", "2 ml"], "kind": "table"},
+        {"question": "when should I sow the seed", "must_contain": "first good rain", "kind": "section"},
+    )
+    report = evaluate_documents(
+        documents,
+        items,
+        strategies=["structure", "semantic", "late"],
+        ks=(1, 4),
+        counter=WhitespaceCounter(),
+        retriever="vector",
+        embed_texts=bag_of_words,
+        embed_sentences=bag_of_words,
+        embed_tokens=WordTokenModel(),
+    )
+    for result in report.strategies:
+        assert result.overall.hit_at_k[4] == 1.0
+        assert result.embed_cpu_seconds is not None and result.pages == 2
+    assert report.strategy("late").notes == [
+        "2 of 2 sections embedded whole in one pass; 0 longer than the model's 64 tokens fell back to "
+        "windows of at most 64 tokens (2 passes in all); 0 chunks longer than a window embedded from their first "
+        "tokens"
+    ]
+    table = format_report(report)
+    assert "chunk s/page" in table and "embed s/page" in table and "late: 2 of 2 sections" in table
 
 
 def test_golden_file_lines_are_validated_with_their_line_number(tmp_path):
@@ -174,7 +247,7 @@ def test_structure_is_ahead_of_both_blind_strategies_on_table_and_section_questi
         for item in load_golden(fixtures / "golden.jsonl")
         if item.kind in ("table", "section") and item.doc and Path(item.doc).stem in documents
     ]
-    report = evaluate_documents(documents, items)
+    report = evaluate_documents(documents, items, strategies=["structure", "recursive", "fixed"])
     scores = {result.strategy: result.by_kind for result in report.strategies}
     for kind in ("table", "section"):
         for k in (1, 4):

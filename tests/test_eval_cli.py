@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from ingest.cli import app
 from ingest.contracts.evaluation import EvalReport, load_golden
+from ingest.evaluation.evaluate import STRATEGIES
 
 GOLDEN = FIXTURES / "golden.jsonl"
 #: Born-digital fixtures only: no OCR, so the test takes seconds; golden questions about the
@@ -40,7 +41,7 @@ def test_eval_command_scores_all_strategies_and_stores_each_run(ingested):
     assert result.exit_code == 0, result.output
     report = EvalReport.model_validate(json.loads(result.output))
 
-    assert [r.strategy for r in report.strategies] == ["structure", "recursive", "fixed"]
+    assert [r.strategy for r in report.strategies] == list(STRATEGIES)
     assert report.ks == [1, 4, 10] and report.budget_tokens == 1200
     golden = load_golden(GOLDEN)
     asked = [item for item in golden if item.doc is None or item.doc in BORN_DIGITAL]
@@ -64,7 +65,7 @@ def test_eval_command_scores_all_strategies_and_stores_each_run(ingested):
         rows = connection.execute(
             "SELECT id, strategy, golden_path, params, results FROM eval_runs ORDER BY id"
         ).fetchall()
-    assert [row[1] for row in rows] == ["structure", "recursive", "fixed"]
+    assert [row[1] for row in rows] == list(STRATEGIES)
     assert [row[0] for row in rows] == [r.run_id for r in report.strategies]
     params, results = json.loads(rows[0][3]), json.loads(rows[0][4])
     assert params["chunk_settings"]["strategy"] == "structure" and params["budget_tokens"] == 1200
@@ -116,7 +117,7 @@ def test_eval_errors_exit_with_a_one_line_reason(tmp_path):
     bad.write_text('{"question": "q"}\n', encoding="utf-8")
     result = runner.invoke(app, ["eval", str(bad), "--db", str(missing_db)])
     assert result.exit_code == 2 and "line 1" in result.output
-    result = runner.invoke(app, ["eval", str(GOLDEN), "--db", str(missing_db), "--strategies", "semantic"])
+    result = runner.invoke(app, ["eval", str(GOLDEN), "--db", str(missing_db), "--strategies", "nonsense"])
     assert result.exit_code == 2 and "unknown strategy" in result.output
 
 

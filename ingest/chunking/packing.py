@@ -70,11 +70,16 @@ class FlowPart:
 
 
 class Context:
-    """The canonical text, the counter and memoised counts shared by every stage of one document."""
+    """The canonical text, the counter and memoised counts shared by every stage of one document.
 
-    def __init__(self, text: str, counter: TokenCounter):
+    `breaks`: canonical offsets (sentence starts inside prose) where a child must start a new
+    chunk; the `semantic` strategy fills them (`chunking.semantic`), the others leave them empty.
+    """
+
+    def __init__(self, text: str, counter: TokenCounter, breaks: frozenset[int] = frozenset()):
         self.text = text
         self.counter = counter
+        self.breaks = breaks
         self._spans: dict[tuple[int, int], int] = {}
         self._texts: dict[str, int] = {}
         self._chunks: dict[str, int] = {}

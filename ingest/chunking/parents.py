@@ -52,6 +52,8 @@ def _is_one_child(parent: Draft, section: Section, context: Context, settings: C
     """The parent fits in the child limit and every table in it is whole (all rows, all columns,
     caption) and within the table cap with the heading path."""
     path = context.path_cost(section.heading_path)
+    if any(parent.start < offset < parent.units[-1].end for offset in context.breaks):
+        return False  # the semantic strategy starts a child at each break
     return parent.tokens <= settings.child_max_tokens and all(
         isinstance(unit, FlowUnit)
         or (
@@ -124,7 +126,11 @@ def parent_to_units(parent: Draft, section: Section, context: Context, settings:
                 )
             )
         else:
-            units.extend(flow_units(flows[part.run], part.run, part.start, part.end, context, section, limit, overlap))
+            units.extend(
+                flow_units(
+                    flows[part.run], part.run, part.start, part.end, context, section, limit, overlap, context.breaks
+                )
+            )
     return units
 
 
@@ -157,12 +163,15 @@ def flow_units(
     section: Section,
     limit: int,
     overlap: int,
+    breaks: frozenset[int] = frozenset(),
 ) -> list[FlowUnit]:
     """Units of the flowing blocks clipped to [low, high): whole blocks when they fit, else split pieces.
 
     Prose pieces leave room for the overlap (at most `limit - path - overlap` tokens), so a
     continuation chunk can always carry it; a whole list may use the full budget and then
-    gets a shorter overlap, because keeping a list together matters more.
+    gets a shorter overlap, because keeping a list together matters more. A prose block is
+    first cut at the `breaks` inside it (the semantic strategy's topic shifts; children only):
+    the piece starting at a break is `fresh`, so the packer opens a new chunk there.
     """
     text = context.text
     base = limit - context.path_cost(section.heading_path)
@@ -172,13 +181,29 @@ def flow_units(
         start, end = max(low, block.start), min(high, block.end)
         if start >= end:
             continue
-        if isinstance(block, ProseBlock):
+        if isinstance(block, ProseBlock) and breaks:
+            spans = _prose_spans_at_breaks(text, start, end, piece_budget, context, breaks)
+        elif isinstance(block, ProseBlock):
             spans = split_span(text, (start, end), piece_budget, context.count_span)
         else:
             spans = _list_spans(block, start, end, context, section, limit, overlap)
         alone = isinstance(block, FigureBlock)
         units.extend(FlowUnit(s, e, tokens, run, fresh, alone) for s, e, tokens, fresh in spans)
     return units
+
+
+def _prose_spans_at_breaks(
+    text: str, start: int, end: int, budget: int, context: Context, breaks: frozenset[int]
+) -> list[tuple[int, int, int, bool]]:
+    """`split_span` of each stretch between breaks; the first piece after a break is fresh."""
+    cuts = sorted(offset for offset in breaks if start <= offset < end)
+    spans: list[tuple[int, int, int, bool]] = []
+    for low, high in zip([start, *cuts], [*cuts, end]):
+        pieces = split_span(text, (low, high), budget, context.count_span)
+        if pieces and low in breaks:
+            pieces[0] = (*pieces[0][:3], True)
+        spans.extend(pieces)
+    return spans
 
 
 def _list_spans(

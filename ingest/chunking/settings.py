@@ -12,7 +12,7 @@ from ingest.contracts.settings import StageSettings
 class ChunkSettings(StageSettings):
     """Token sizes are counted with the tiktoken encoding named by `encoding`."""
 
-    strategy: Literal["structure", "recursive", "fixed", "contextual"] = "structure"
+    strategy: Literal["structure", "recursive", "fixed", "contextual", "semantic", "late"] = "structure"
     encoding: str = "cl100k_base"
     child_max_tokens: int = Field(default=300, ge=16)
     overlap_tokens: int = Field(default=50, ge=0)
@@ -36,6 +36,13 @@ class ChunkSettings(StageSettings):
         ge=0,
         description="contextual strategy: most tokens the context line may add to a child "
         "(title, table caption, the section's first sentence; or a generated blurb); cut at a word beyond",
+    )
+    semantic_percentile: float = Field(
+        default=95,
+        gt=0,
+        lt=100,
+        description="`semantic` strategy: a sentence starts a new child where its distance to the previous "
+        "sentence is above this percentile of the document's sentence-to-sentence distances",
     )
     embedding_limit: int = Field(default=8191, ge=16, description="the embedding model's input limit in tokens")
 

@@ -34,10 +34,11 @@ def eval_command(
     golden: Path = typer.Argument(..., help=GOLDEN_HELP),
     db: Optional[str] = DbOption,
     config: Optional[Path] = ConfigOption,
-    strategies: str = typer.Option(
-        "structure,recursive,fixed",
+    strategies: Optional[str] = typer.Option(
+        None,
         "--strategies",
-        help="Comma-separated chunking strategies to compare (also contextual).",
+        help="Comma-separated chunking strategies to compare: structure, recursive, fixed, contextual, semantic, "
+        "late (default: all six; semantic, and late with vector/hybrid, load the --model).",
     ),
     k: str = typer.Option("1,4,10", "--k", help="Comma-separated cut-offs for hit@k."),
     budget: int = typer.Option(1200, "--budget", help="Prompt budget in tokens for the budget hit."),
@@ -47,7 +48,9 @@ def eval_command(
     retriever: str = typer.Option(
         "bm25", "--retriever", help="bm25, vector or hybrid (as ingest search; vector/hybrid embed re-chunked texts)."
     ),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="Embedding model for vector/hybrid."),
+    model: Optional[str] = typer.Option(
+        None, "--model", "-m", help="Embedding model for vector/hybrid and for the semantic and late strategies."
+    ),
     context_url: Optional[str] = typer.Option(
         None,
         "--context-url",
@@ -62,7 +65,8 @@ def eval_command(
 ) -> None:
     """Re-chunk the stored documents with each strategy and measure how often search brings the answer to the top.
 
-    Prints hit@k, parent-expanded hit@k, budget hit, chunk counts and mean tokens, per kind,
+    Prints hit@k, parent-expanded hit@k, budget hit, chunk counts, mean tokens and CPU seconds
+    per page (chunking, embedding), per kind,
     and the misses with the top chunk retrieved; stores one row per strategy in `eval_runs`.
     """
     from ingest.evaluation.report import format_report
@@ -83,7 +87,7 @@ def eval_command(
         golden,
         db=db,
         config=config,
-        strategies=comma_list(strategies, "--strategies"),
+        strategies=comma_list(strategies, "--strategies") if strategies is not None else None,
         ks=[number(value, "--k") for value in comma_list(k, "--k")],
         budget=budget,
         chunk_settings=key_values(chunk_set, "--set"),

@@ -139,12 +139,12 @@ class StrategyResult(BaseModel):
     parent_count: int
     mean_tokens: float
     max_tokens: int
-    chunk_cpu_s_per_page: float | None = Field(
-        default=None, description="CPU seconds of chunking (this process, all threads) per stored page"
+    pages: int = Field(default=0, description="pages of the documents chunked")
+    chunk_cpu_seconds: float = Field(default=0.0, description="CPU seconds chunking every document")
+    embed_cpu_seconds: float | None = Field(
+        default=None, description="CPU seconds embedding the children (vector and hybrid retrieval; None for bm25)"
     )
-    embed_cpu_s_per_page: float | None = Field(
-        default=None, description="CPU seconds of embedding the children per page; None when nothing was embedded"
-    )
+    notes: list[str] = Field(default_factory=list, description="what the strategy did that the scores do not show")
     overall: Scores
     by_kind: dict[str, Scores]
     questions: list[QuestionResult]

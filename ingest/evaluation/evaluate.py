@@ -43,12 +43,13 @@ from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex, check_retrie
 
 if TYPE_CHECKING:
     from ingest.integrations.context_writer import ContextWriterSettings
+    from ingest.integrations.late import TokenEmbedder
 
 #: Texts in, unit vectors out (same order); `ingest.integrations.embed.texts_embedder` makes one.
 EmbedTexts = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
-STRATEGIES = ("structure", "recursive", "fixed")
-"""The default comparison; every strategy `ChunkSettings.strategy` names can be chosen (`--strategies`)."""
+STRATEGIES = ("structure", "recursive", "fixed", "contextual", "semantic", "late")
+"""The default comparison: every strategy `ChunkSettings.strategy` names (`--strategies` picks some)."""
 DEFAULT_KS = (1, 4, 10)
 DEFAULT_BUDGET_TOKENS = 1200
 #: Child chunks retrieved per question: enough for the largest k, for k distinct parents
@@ -78,6 +79,7 @@ def evaluate_golden(
     embeds the re-chunked children with `model` (default all-MiniLM-L6-v2-int8), reusing the
     database's stored vectors (`ingest embed`) for texts identical to stored chunks. `context_writer`:
     the `contextual` strategy's context lines are written by that model endpoint instead of built.
+    `semantic` embeds sentences with `model` whatever the retriever; `late` pools its token embeddings.
     """
     from storage.evals import load_stored_documents, save_eval_runs, stored_fts_tokenize
 
@@ -104,6 +106,8 @@ def evaluate_golden(
         retriever=retriever,
         embed_texts=_database_embedder(db, model) if retriever != "bm25" else None,
         context_writer=context_writer,
+        embed_sentences=_sentence_embedder(model) if "semantic" in strategies else None,
+        embed_tokens=_token_embedder(model) if "late" in strategies and retriever != "bm25" else None,
     )
     if store:
         save_eval_runs(db, report, golden_sha256=file_sha256(golden_path))
@@ -125,6 +129,8 @@ def evaluate_documents(
     retriever: str = "bm25",
     embed_texts: EmbedTexts | None = None,
     context_writer: ContextWriterSettings | None = None,
+    embed_sentences: EmbedTexts | None = None,
+    embed_tokens: TokenEmbedder | None = None,
 ) -> EvalReport:
     """Score each strategy on `items` over `documents` (id -> parsed Document). Pure apart from CPU.
 
@@ -136,12 +142,17 @@ def evaluate_documents(
     `bm25`, `vector` or `hybrid` (as `ingest search`); the last two need `embed_texts`, which
     embeds the children of every strategy and the questions. `context_writer` (off by default): an
     OpenAI-compatible endpoint writes the `contextual` strategy's context lines
-    (`ingest.integrations.context_writer`).
+    (`ingest.integrations.context_writer`). `semantic` needs `embed_sentences`
+    (texts -> vectors, nothing cached); `late` with vector or hybrid needs `embed_tokens`.
     """
     ks = _check_ks(ks)
     if check_retriever(retriever) != "bm25" and embed_texts is None:
         raise ConfigError(f"retriever {retriever!r} needs an embedding function", stage="eval")
     strategies = _check_strategies(strategies)
+    if "semantic" in strategies and embed_sentences is None:
+        raise ConfigError("strategy 'semantic' needs a sentence embedding function", stage="eval")
+    if "late" in strategies and retriever != "bm25" and embed_tokens is None:
+        raise ConfigError(f"strategy 'late' with retriever {retriever!r} needs token embeddings", stage="eval")
     if budget_tokens < 1:
         raise ConfigError(f"--budget must be a positive number of tokens, not {budget_tokens}", stage="eval")
     depth = max(depth, max(ks))
@@ -183,6 +194,8 @@ def evaluate_documents(
                 embed_texts,
                 question_vectors,
                 context_writer,
+                embed_sentences,
+                embed_tokens,
             )
         )
     return EvalReport(
@@ -216,17 +229,25 @@ def _evaluate_strategy(
     embed_texts: EmbedTexts | None = None,
     question_vectors: Mapping[int, Sequence[float]] | None = None,
     context_writer: ContextWriterSettings | None = None,
+    embed_sentences: EmbedTexts | None = None,
+    embed_tokens: TokenEmbedder | None = None,
 ) -> StrategyResult:
-    """Chunk every document with `settings`, index the children, search and score every item."""
+    """Chunk every document with `settings`, index the children, search and score every item.
+
+    Cost: CPU seconds (`time.process_time`: every thread of this process, so the model's too)
+    of chunking (for `semantic` including its sentence embeddings) and of embedding the
+    children (vector and hybrid only; texts already embedded, such as stored vectors or an
+    earlier strategy's identical chunk, are not embedded again)."""
     chunks_by_key: dict[str, tuple[str, Chunk, Chunk | None]] = {}
     parent_count = 0
-    chunk_cpu = embed_cpu = 0.0
     vector_index = VectorIndex() if retriever != "bm25" and embed_texts is not None else None
+    chunk_seconds = embed_seconds = 0.0
+    late = None
     with ChunkIndex(fts_tokenize, weights) as index:
         for doc_id, document in documents.items():
             started = time.process_time()
-            chunks = _chunks(document, settings, counter, context_writer)
-            chunk_cpu += time.process_time() - started
+            chunks = _chunks(document, settings, counter, context_writer, embed_sentences)
+            chunk_seconds += time.process_time() - started
             index.name_scope(doc_id, document.title, document.source_path)
             children = [chunk for chunk in chunks if chunk.kind == "child"]
             parent_count += len(chunks) - len(children)
@@ -239,8 +260,16 @@ def _evaluate_strategy(
             index.add(rows)
             if vector_index is not None and embed_texts is not None:
                 started = time.process_time()
-                vectors = embed_texts([chunk.text for chunk in children])
-                embed_cpu += time.process_time() - started
+                if settings.strategy == "late" and embed_tokens is not None:
+                    from ingest.integrations.late import LateVectors, late_chunk_vectors
+
+                    pooled = late_chunk_vectors(document.canonical_text(), children, embed_tokens)
+                    vectors = pooled.vectors
+                    late = late or LateVectors()
+                    late.add_counts(pooled)
+                else:
+                    vectors = embed_texts([chunk.text for chunk in children])
+                embed_seconds += time.process_time() - started
                 vector_index.add([row[0] for row in rows], doc_id, vectors)
         question_results = []
         for item in items:
@@ -252,7 +281,7 @@ def _evaluate_strategy(
             question_results.append(_question_result(item, score, top, in_text[item.line]))
     tokens = [chunk.token_count for _, chunk, _ in chunks_by_key.values()]
     kinds = sorted({item.kind for item in items})
-    pages = max(1, sum(document.page_count for document in documents.values()))
+    pages = sum(document.page_count for document in documents.values())
     return StrategyResult(
         strategy=settings.strategy,
         settings=settings.model_dump(),
@@ -260,8 +289,10 @@ def _evaluate_strategy(
         parent_count=parent_count,
         mean_tokens=round(sum(tokens) / len(tokens), 1) if tokens else 0.0,
         max_tokens=max(tokens, default=0),
-        chunk_cpu_s_per_page=round(chunk_cpu / pages, 5),
-        embed_cpu_s_per_page=round(embed_cpu / pages, 5) if vector_index is not None else None,
+        pages=pages,
+        chunk_cpu_seconds=round(chunk_seconds, 3),
+        embed_cpu_seconds=round(embed_seconds, 3) if vector_index is not None else None,
+        notes=[late.describe(embed_tokens.max_tokens)] if late is not None and embed_tokens is not None else [],
         overall=_scores(question_results, ks),
         by_kind={kind: _scores([q for q in question_results if q.kind == kind], ks) for kind in kinds},
         questions=question_results,
@@ -269,11 +300,15 @@ def _evaluate_strategy(
 
 
 def _chunks(
-    document: Document, settings: ChunkSettings, counter: TokenCounter, context_writer: ContextWriterSettings | None
+    document: Document,
+    settings: ChunkSettings,
+    counter: TokenCounter,
+    context_writer: ContextWriterSettings | None,
+    embed_sentences: EmbedTexts | None,
 ) -> list[Chunk]:
     """The strategy's chunks; for `contextual` with a writer, the structure chunks with written context."""
     if settings.strategy != "contextual" or context_writer is None:
-        return chunk_document(document, settings, counter)
+        return chunk_document(document, settings, counter, embed_sentences)
     from ingest.integrations.context_writer import write_contexts
 
     structure = chunk_document(document, settings.model_copy(update={"strategy": "structure"}), counter)
@@ -299,6 +334,18 @@ def _database_embedder(db: str | Path, model: str | None) -> EmbedTexts:
     with open_database(db, create=False) as database:
         known = stored_vectors(database, name) if database.is_sqlite else {}
     return texts_embedder(name, known)
+
+
+def _sentence_embedder(model: str | None) -> EmbedTexts:
+    from ingest.integrations.embed import DEFAULT_MODEL, sentence_embedder
+
+    return sentence_embedder(model or DEFAULT_MODEL)
+
+
+def _token_embedder(model: str | None) -> TokenEmbedder:
+    from ingest.integrations.embed import DEFAULT_MODEL, Embedder, model_spec
+
+    return Embedder(model_spec(model or DEFAULT_MODEL))
 
 
 def _to_retrieved(key: str, doc_id: str, chunk: Chunk, parent: Chunk | None) -> Retrieved:

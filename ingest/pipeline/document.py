@@ -37,7 +37,9 @@ def process_document(
     with stage("enrich", path):
         metadata = document_metadata(document, settings.enrich)
     with stage("chunk", path):
-        chunks = chunk_document(document, settings.chunk, tiktoken_counter(settings.chunk.encoding))
+        chunks = chunk_document(
+            document, settings.chunk, tiktoken_counter(settings.chunk.encoding), _sentence_embedder(settings)
+        )
     with stage("enrich", path):
         chunks = chunks_with_language(chunks, settings.enrich)
     processed = ProcessedDocument(
@@ -84,3 +86,12 @@ def _raised_in(error: BaseException, modules: tuple[str, ...]) -> bool:
             return True
         trace = trace.tb_next
     return False
+
+
+def _sentence_embedder(settings: PipelineSettings):
+    """The packaged model for the `semantic` strategy (loaded once per worker process), else None."""
+    if settings.chunk.strategy != "semantic":
+        return None
+    from ingest.integrations.embed import shared_sentence_embedder
+
+    return shared_sentence_embedder()
