@@ -2,7 +2,7 @@
 
 pdfplumber parses a page's content stream in Python (~200 ms a page); pdfium does the
 same work in C, and `pdfium_chars.page_to_chars` reads every character's box, size and
-font from it through `pypdfium2.raw` in ~2-3 us a character. So the parser takes its text
+font from it through `pypdfium2.raw` in ~4.5-5 us a character. So the parser takes its text
 from there; pdfplumber contributes its table algorithm (`tables/rulings.py`), not its page
 parse. This module holds the `Char` both readers produce (pdfium and the pdfminer fallback)
 and groups characters into `Segment`s.
