@@ -1,16 +1,18 @@
-"""pypdfium2 characters -> text segments: the fast source of a page's words and styles.
+"""Characters -> text segments: the fast source of a page's words and styles.
 
 pdfplumber parses a page's content stream in Python (~200 ms a page); pdfium does the
-same work in C, and reading every character's box, size and font through
-`pypdfium2.raw` costs ~5 us a character. So the parser takes its text from here;
-pdfplumber contributes its table algorithm (`tables/rulings.py`), not its page parse.
+same work in C, and `pdfium_chars.page_to_chars` reads every character's box, size and
+font from it through `pypdfium2.raw` in ~4.5-5 us a character. So the parser takes its text
+from there; pdfplumber contributes its table algorithm (`tables/rulings.py`), not its page
+parse. This module holds the `Char` both readers produce (pdfium and the pdfminer fallback)
+and groups characters into `Segment`s.
 
 Coordinates: pdfium reports PDF user space (origin bottom-left) of the *unrotated*
 page, whatever its /Rotate. Everything leaving this module is in PDF points with a
 top-left origin (pdfplumber's convention) in the frame the page is read in
 (`PageFrame`): the displayed frame, i.e. the visible box (crop box) turned by the page's
 /Rotate, width and height swapped for 90/270, as a viewer shows it. One exception
-(`page_to_chars`): a page whose text mostly runs sideways in that frame (/Rotate set on
+(`pdfium_chars.page_to_chars`): a page whose text mostly runs sideways in that frame (/Rotate set on
 content that was not counter-rotated, or a landscape table drawn turned on a portrait
 page) is read in the frame where most of its text is upright, as a reader turns the
 page. On an unrotated page with its box at the origin the mapping is the old one:
@@ -25,16 +27,10 @@ segments with `rotated=True`.
 
 from __future__ import annotations
 
-import ctypes
 import functools
-import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
-
-import pypdfium2.raw as pdfium_c
-
-from parsers.textlayer.frames import PageFrame, baseline_is_rotated
 
 #: A gap wider than this many font sizes ends a segment (columns, table cells).
 SEGMENT_GAP_EM = 0.8
@@ -62,7 +58,6 @@ SUPERSCRIPT_RISE_EM = 0.2
 #: Devanagari glyph boxes overlap and leave odd gaps; demand a clearer gap there.
 DEVANAGARI_SPACE_GAP_EM = 0.45
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|-bd|,b$", re.IGNORECASE)
-_FORCE_BOLD_FLAG = 1 << 18
 
 
 @dataclass(slots=True)
@@ -125,134 +120,6 @@ class Segment:
     @property
     def middle(self) -> float:
         return (self.top + self.bottom) / 2
-
-
-#: A page is read turned (see `page_to_chars`) when more than this share of its visible
-#: characters is upright only in another quarter-turn frame.
-SIDEWAYS_SHARE = 0.5
-#: ... and at least this many of them (a few rotated labels never turn a page).
-SIDEWAYS_MIN_CHARS = 20
-
-
-def page_to_chars(page, textpage) -> tuple[list[Char], PageFrame]:
-    """A pypdfium2 page's characters and the frame they are in (see the module docstring):
-    the displayed frame, or, when more than `SIDEWAYS_SHARE` of the visible characters (and
-    at least `SIDEWAYS_MIN_CHARS`) are upright only in another quarter-turn frame, that one
-    (the page is then read twice; such pages are rare)."""
-    frame = PageFrame.of_page(page)
-    chars, sideways = _read_chars(textpage, frame)
-    best = max(sideways, key=sideways.get)
-    if sideways[best] < SIDEWAYS_MIN_CHARS or sideways[best] <= SIDEWAYS_SHARE * sum(not c.is_space for c in chars):
-        return chars, frame
-    frame = frame.turned(best)
-    return _read_chars(textpage, frame)[0], frame
-
-
-def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]:
-    """The characters in `frame`, and per other quarter turn (0/90/180/270 clockwise from
-    the unrotated page) how many visible characters rotated in `frame` are upright in it."""
-    raw = textpage.raw
-    sideways = {turn: 0 for turn in (0, 90, 180, 270) if turn != frame.rotation}
-    count = pdfium_c.FPDFText_CountChars(raw)
-    if count <= 0:
-        return [], sideways
-    rect = pdfium_c.FS_RECTF()
-    get_unicode = pdfium_c.FPDFText_GetUnicode
-    get_box = pdfium_c.FPDFText_GetLooseCharBox
-    map_error = pdfium_c.FPDFText_HasUnicodeMapError
-    raw_address = ctypes.cast(raw, ctypes.c_void_p)
-    styles: dict[int | None, tuple] = {}
-    to_box = frame.box
-    upright_page = frame.rotation == 0  # the common case, mapped inline
-    origin_x, origin_top = frame.left, frame.top
-    chars: list[Char] = []
-    pair_tail = -1  # index of a low surrogate already combined with the high one before it
-    for index in range(count):
-        if index == pair_tail:
-            continue
-        code = get_unicode(raw, index)
-        if 0xD800 <= code <= 0xDFFF:
-            # pdfium reports UTF-16 code units: combine a surrogate pair (CJK extension B,
-            # symbols) into one character; a lone surrogate cannot be stored, so it becomes U+FFFD.
-            low = get_unicode(raw, index + 1) if code <= 0xDBFF and index + 1 < count else 0
-            if 0xDC00 <= low <= 0xDFFF:
-                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                pair_tail = index + 1
-            else:
-                code = 0xFFFD
-        if code == 2:  # pdfium reports a hyphen at a line end as U+0002
-            code = 0x2D
-        if code < 32 or code in (0xFFFE, 0xFFFF):
-            continue
-        get_box(raw, index, rect)
-        if upright_page:
-            left, top, right, bottom = (
-                rect.left - origin_x,
-                origin_top - rect.top,
-                rect.right - origin_x,
-                origin_top - rect.bottom,
-            )
-        else:
-            left, top, right, bottom = to_box(rect.left, rect.bottom, rect.right, rect.top)
-        if code == 32 and right - left < 1e-3:
-            # a space pdfium generated (zero width): evidence for `chars_to_segments`
-            chars.append(Char(" ", left, top, right, bottom, 0.0, False, "", False, True, 0.0, True))
-            continue
-        if map_error(raw, index) == 1:
-            # A glyph without a Unicode mapping (fpdf2 maps a shaped Devanagari cluster to
-            # its first glyph): drop it, and let the previous character cover its width so
-            # no space is guessed in the gap.
-            if chars and not chars[-1].rotated:
-                chars[-1].x1 = max(chars[-1].x1, right)
-            continue
-        key = _text_object_address(raw_address, index)
-        style = styles.get(key)
-        if style is None:
-            size, bold, name, a, b, direction, space_width = _char_style(raw, index)
-            style = styles[key] = (size, bold, name, frame.is_rotated(a, b), direction, space_width)
-        text = chr(code) if code < 0x110000 else "\ufffd"
-        is_space = code == 32 or text.isspace()
-        if style[3] and not is_space and style[4] is not None:
-            sideways[style[4]] += 1
-        chars.append(Char(text, left, top, right, bottom, style[0], style[1], style[2], style[3], is_space, style[5]))
-    return chars, sideways
-
-
-# FPDFText_GetTextObject with a plain-integer result, so the text object can key a dict
-# cheaply (every character of one text object shares its font, size and rotation).
-_text_object_address = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)(
-    ctypes.cast(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p).value
-)
-
-
-def _char_style(raw, index: int) -> tuple[float, bool, str, float, float, int | None, float]:
-    """(size in points, bold, font name, baseline direction a, b in user space, the
-    quarter turn (0/90/180/270) in which that baseline is upright, or None, the font's
-    space advance in points or 0.0) of character `index`'s text object."""
-    matrix = pdfium_c.FS_MATRIX()
-    pdfium_c.FPDFText_GetMatrix(raw, index, matrix)
-    size = pdfium_c.FPDFText_GetFontSize(raw, index) * (math.hypot(matrix.c, matrix.d) or 1.0)
-    name_buffer = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int()
-    pdfium_c.FPDFText_GetFontInfo(raw, index, name_buffer, 128, flags)
-    name = name_buffer.value.decode("latin-1", "replace").split("+")[-1]
-    weight = pdfium_c.FPDFText_GetFontWeight(raw, index)
-    bold = bool(_BOLD_NAME.search(name)) or weight >= 600 or bool(flags.value & _FORCE_BOLD_FLAG)
-    a, b = matrix.a, matrix.b
-    direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b)), None)
-    return size, bold, name, a, b, direction, _space_advance(pdfium_c.FPDFText_GetTextObject(raw, index), size)
-
-
-def _space_advance(text_object, size: float) -> float:
-    """The advance of the space character in the text object's font at `size`, in points;
-    0.0 when the font has none or pdfium cannot tell."""
-    font = pdfium_c.FPDFTextObj_GetFont(text_object) if text_object else None
-    if not font:
-        return 0.0
-    width = ctypes.c_float()
-    if not pdfium_c.FPDFFont_GetGlyphWidth(font, 32, ctypes.c_float(size), ctypes.byref(width)):
-        return 0.0
-    return max(width.value, 0.0)
 
 
 def _space_gap_em(char: Char, size: float) -> float:
@@ -343,8 +210,13 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
                     pending_space
                     or gap > threshold * size
                     or (pending_generated and (char.space_width > 0.0 or last.space_width > 0.0))
-                    or _is_superscript(char, last)
-                    or (_is_superscript(last, char) and text.isalnum())
+                    # the size test first: `_is_superscript` is False without it (most pairs)
+                    or (char.size < SUPERSCRIPT_SIZE_RATIO * last.size and _is_superscript(char, last))
+                    or (
+                        last.size < SUPERSCRIPT_SIZE_RATIO * char.size
+                        and _is_superscript(last, char)
+                        and text.isalnum()
+                    )
                 ) and not (shared_glyph or mark)
             else:
                 segments.append(_entries_to_segment(current, entries, pending_space))

@@ -20,9 +20,10 @@ from parsers.tables.grid import TableFound
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
 from parsers.tables.unruled import lines_to_unruled_tables, table_to_segment
 from parsers.textlayer.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
-from parsers.textlayer.chars import Char, Segment, chars_to_segments, page_to_chars
+from parsers.textlayer.chars import Char, Segment, chars_to_segments
 from parsers.textlayer.conservation import segments_to_char_count, segments_to_dropped
 from parsers.textlayer.figures import FigureFound, image_boxes_to_figure_boxes, segments_to_figures
+from parsers.textlayer.pdfium_chars import page_to_chars
 
 
 @dataclass(slots=True)

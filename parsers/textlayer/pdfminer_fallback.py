@@ -20,7 +20,7 @@ The pdfminer characters become the parser's `Char`s and the page is rebuilt by t
 Coordinates: pdfplumber's are already PDF points with a top-left origin, and pdfminer
 applies the page's /Rotate itself (its characters are in the displayed frame, its
 `upright` flag too), as the pdfium pass does (`frames.PageFrame`). When the pdfium pass read
-the page turned from that (text mostly sideways, `chars.page_to_chars`), the characters are
+the page turned from that (text mostly sideways, `pdfium_chars.page_to_chars`), the characters are
 turned the same way (`plumber_chars_to_chars(..., turn)`).
 """
 
@@ -86,7 +86,7 @@ def plumber_chars_to_chars(
     """pdfplumber char dicts -> `Char`s in drawing order.
 
     A `(cid:N)` placeholder (a glyph without a Unicode mapping) is dropped and, as in
-    `chars.page_to_chars`, the previous character is stretched over its width so no
+    `pdfium_chars.page_to_chars`, the previous character is stretched over its width so no
     space is guessed in the gap. `turn` (degrees clockwise, 0/90/180/270): move the boxes
     from pdfplumber's frame (`width` x `height`) into that frame turned, and decide
     `rotated` from each character's text matrix there (turn 0: pdfminer's `upright`).

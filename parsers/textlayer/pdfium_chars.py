@@ -1,0 +1,183 @@
+"""A pypdfium2 text page -> the page's `Char`s, with as few foreign calls as pdfium allows.
+
+pdfium has no bulk call for what the parser needs per character: its code point, its
+loose box and whether its glyph had a Unicode mapping are one call each
+(`FPDFText_GetUnicode`, `FPDFText_GetLooseCharBox`, `FPDFText_HasUnicodeMapError`).
+`FPDFText_GetText` returns a range's text in one call, but from pdfium's text buffer, which
+is not the character list: control characters (U+0002 at a line-end hyphen among them) are
+left out of it and a code point above U+FFFF becomes two UTF-16 units there, so its indices
+drift from the characters' and it is not used. What is read once, not per character:
+
+- style (font size, font name, weight and flags, baseline direction, the font's space
+  advance): once per text object, keyed by the object's address
+  (`FPDFText_GetTextObject`, one call per character), since all characters of one text
+  object share it (~50 text objects for ~2,900 characters on a DA-619p page);
+- the functions themselves: bound once at import as ctypes function pointers with no
+  `argtypes`, so a call passes its Python int and pointer arguments straight through instead
+  of converting each through pypdfium2's declared pointer types (0.45 us a call instead of
+  0.8-1.6 us, measured on DA-619p), and holding the interpreter lock like any other ctypes
+  call releases it; the box goes into one reused `FS_RECTF` read with one `struct` unpack.
+
+Coordinates and the frame: see `chars.py` (the module docstring) and `frames.PageFrame`.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import struct
+
+import pypdfium2.raw as pdfium_c
+
+from parsers.textlayer.chars import _BOLD_NAME, Char
+from parsers.textlayer.frames import PageFrame, baseline_is_rotated
+
+_FORCE_BOLD_FLAG = 1 << 18
+#: A page is read turned (see `page_to_chars`) when more than this share of its visible
+#: characters is upright only in another quarter-turn frame.
+SIDEWAYS_SHARE = 0.5
+#: ... and at least this many of them (a few rotated labels never turn a page).
+SIDEWAYS_MIN_CHARS = 20
+
+
+def _unconverted(function, restype):
+    """`function` (a pypdfium2.raw function) as a ctypes function pointer that returns
+    `restype` and passes its arguments without conversion: Python ints as C `int`, ctypes
+    pointers and `byref` as pointers. Callers pass exactly those, as pdfium declares them."""
+    bound = ctypes.CFUNCTYPE(restype)(ctypes.cast(function, ctypes.c_void_p).value)
+    bound.argtypes = None
+    return bound
+
+
+# (text page, index) -> the character's code point (UTF-16 code unit or above), 0 on error.
+_get_unicode = _unconverted(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+# (text page, index, byref(FS_RECTF)) -> non-zero on success; the rect in PDF user space.
+_get_loose_box = _unconverted(pdfium_c.FPDFText_GetLooseCharBox, ctypes.c_int)
+# (text page, index) -> 1 when the glyph has no Unicode mapping, 0 when it has, -1 on error.
+_has_map_error = _unconverted(pdfium_c.FPDFText_HasUnicodeMapError, ctypes.c_int)
+# (text page, index) -> the character's text object as a plain integer address (None for none),
+# so it can key a dict of styles without building a pointer object per character.
+_text_object_address = _unconverted(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p)
+#: FS_RECTF's four floats in field order: left, top, right, bottom.
+_unpack_rect = struct.Struct("4f").unpack_from
+
+
+def page_to_chars(page, textpage) -> tuple[list[Char], PageFrame]:
+    """A pypdfium2 page's characters and the frame they are in (see the module docstring
+    of `chars.py`): the displayed frame, or, when more than `SIDEWAYS_SHARE` of the visible
+    characters (and at least `SIDEWAYS_MIN_CHARS`) are upright only in another quarter-turn
+    frame, that one (the page is then read twice; such pages are rare)."""
+    frame = PageFrame.of_page(page)
+    chars, sideways = _read_chars(textpage, frame)
+    best = max(sideways, key=sideways.get)
+    if sideways[best] < SIDEWAYS_MIN_CHARS or sideways[best] <= SIDEWAYS_SHARE * sum(not c.is_space for c in chars):
+        return chars, frame
+    frame = frame.turned(best)
+    return _read_chars(textpage, frame)[0], frame
+
+
+def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]:
+    """The characters in `frame`, and per other quarter turn (0/90/180/270 clockwise from
+    the unrotated page) how many visible characters rotated in `frame` are upright in it.
+
+    Left out: control characters (below U+0020, except U+0002, pdfium's line-end hyphen,
+    read as "-") and the non-characters U+FFFE/U+FFFF. A glyph without a Unicode mapping is
+    left out too, the character before it stretched over its width."""
+    raw = textpage.raw
+    sideways = {turn: 0 for turn in (0, 90, 180, 270) if turn != frame.rotation}
+    count = pdfium_c.FPDFText_CountChars(raw)
+    if count <= 0:
+        return [], sideways
+    get_unicode, get_box, map_error, text_object = _get_unicode, _get_loose_box, _has_map_error, _text_object_address
+    rect = pdfium_c.FS_RECTF()
+    rect_ref = ctypes.byref(rect)
+    unpack_rect = _unpack_rect
+    # (size, bold, font name, rotated in `frame`, upright quarter turn or None, space advance) per text object
+    styles: dict[int | None, tuple[float, bool, str, bool, int | None, float]] = {}
+    to_box = frame.box
+    upright_page = frame.rotation == 0  # the common case, mapped inline
+    origin_x, origin_top = frame.left, frame.top
+    chars: list[Char] = []
+    append = chars.append
+    pair_tail = -1  # index of a low surrogate already combined with the high one before it
+    for index in range(count):
+        if index == pair_tail:
+            continue
+        code = get_unicode(raw, index)
+        if code < 32 or code >= 0xD800:  # rare: control characters, surrogates, non-characters
+            if 0xD800 <= code <= 0xDFFF:
+                # pdfium reports UTF-16 code units: combine a surrogate pair (CJK extension B,
+                # symbols) into one character; a lone surrogate cannot be stored, so it becomes U+FFFD.
+                low = get_unicode(raw, index + 1) if code <= 0xDBFF and index + 1 < count else 0
+                if 0xDC00 <= low <= 0xDFFF:
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    pair_tail = index + 1
+                else:
+                    code = 0xFFFD
+            elif code == 2:  # pdfium reports a hyphen at a line end as U+0002
+                code = 0x2D
+            elif code < 32 or code in (0xFFFE, 0xFFFF):
+                continue
+        get_box(raw, index, rect_ref)
+        pdf_left, pdf_top, pdf_right, pdf_bottom = unpack_rect(rect)
+        if upright_page:
+            left, top, right, bottom = (
+                pdf_left - origin_x,
+                origin_top - pdf_top,
+                pdf_right - origin_x,
+                origin_top - pdf_bottom,
+            )
+        else:
+            left, top, right, bottom = to_box(pdf_left, pdf_bottom, pdf_right, pdf_top)
+        if code == 32 and right - left < 1e-3:
+            # a space pdfium generated (zero width): evidence for `chars_to_segments`
+            append(Char(" ", left, top, right, bottom, 0.0, False, "", False, True, 0.0, True))
+            continue
+        if map_error(raw, index) == 1:
+            # A glyph without a Unicode mapping (fpdf2 maps a shaped Devanagari cluster to
+            # its first glyph): drop it, and let the previous character cover its width so
+            # no space is guessed in the gap.
+            if chars and not chars[-1].rotated:
+                chars[-1].x1 = max(chars[-1].x1, right)
+            continue
+        key = text_object(raw, index)
+        style = styles.get(key)
+        if style is None:
+            style = styles[key] = _char_style(raw, index, frame)
+        text = chr(code) if code < 0x110000 else "\ufffd"
+        is_space = code == 32 or text.isspace()
+        if style[3] and not is_space and style[4] is not None:
+            sideways[style[4]] += 1
+        append(Char(text, left, top, right, bottom, style[0], style[1], style[2], style[3], is_space, style[5]))
+    return chars, sideways
+
+
+def _char_style(raw, index: int, frame: PageFrame) -> tuple[float, bool, str, bool, int | None, float]:
+    """(size in points, bold, font name, whether the baseline is rotated in `frame`, the
+    quarter turn (0/90/180/270) in which that baseline is upright, or None, the font's
+    space advance in points or 0.0) of character `index`'s text object."""
+    matrix = pdfium_c.FS_MATRIX()
+    pdfium_c.FPDFText_GetMatrix(raw, index, matrix)
+    size = pdfium_c.FPDFText_GetFontSize(raw, index) * (math.hypot(matrix.c, matrix.d) or 1.0)
+    name_buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(raw, index, name_buffer, 128, flags)
+    name = name_buffer.value.decode("latin-1", "replace").split("+")[-1]
+    weight = pdfium_c.FPDFText_GetFontWeight(raw, index)
+    bold = bool(_BOLD_NAME.search(name)) or weight >= 600 or bool(flags.value & _FORCE_BOLD_FLAG)
+    a, b = matrix.a, matrix.b
+    direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b)), None)
+    space_width = _space_advance(pdfium_c.FPDFText_GetTextObject(raw, index), size)
+    return size, bold, name, frame.is_rotated(a, b), direction, space_width
+
+
+def _space_advance(text_object, size: float) -> float:
+    """The advance of the space character in the text object's font at `size`, in points;
+    0.0 when the font has none or pdfium cannot tell."""
+    font = pdfium_c.FPDFTextObj_GetFont(text_object) if text_object else None
+    if not font:
+        return 0.0
+    width = ctypes.c_float()
+    if not pdfium_c.FPDFFont_GetGlyphWidth(font, 32, ctypes.c_float(size), ctypes.byref(width)):
+        return 0.0
+    return max(width.value, 0.0)
