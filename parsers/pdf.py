@@ -303,6 +303,11 @@ def splice_ocr(
         result = results[page_no]
         page.text_source = TextSource.ocr if result.elements else TextSource.empty
         page.ocr_confidence = result.confidence
+        if result.languages:
+            warnings.append(
+                f"page {page_no}: OCR'd as {result.languages}: its script is not read by the configured "
+                f"languages ({settings.ocr.languages}); set them with --ocr-lang to skip the detection pass"
+            )
         by_page[page_no] = list(result.elements)
     kept = [e for e in elements if e.page not in by_page]
     merged: list[Element] = []
