@@ -40,7 +40,7 @@ from ingest.contracts.elements import Element
 from ingest.contracts.errors import OcrError, OcrUnavailableError
 from parsers.ocr.image import INK_THRESHOLD, remove_rules
 from parsers.ocr.layout import tesseract_data_to_elements
-from parsers.ocr.script import installed_languages, languages_with_script, osd_script, page_needs_script_check
+from parsers.ocr.language_retry import installed_languages, languages_with_script, osd_script, page_needs_script_check
 from parsers.settings import OcrSettings
 
 # pdfium (the C library under pypdfium2) must not be called from two threads at once.
@@ -64,7 +64,7 @@ class OcrPageResult(BaseModel):
     confidence: float | None = None
     error: str | None = None
     #: the languages the page was finally read with, when script detection changed them
-    #: (`parsers/ocr/script.py`): e.g. "eng+hin+mar" for a Hindi scan under the default "eng".
+    #: (`parsers/ocr/language_retry.py`): e.g. "eng+hin+mar" for a Hindi scan under the default "eng".
     languages: str | None = None
 
 
@@ -199,7 +199,7 @@ def ocr_image(image: Image.Image, page_no: int, settings: OcrSettings, dpi: int 
     """OCR one page image rendered at `dpi` (default `settings.dpi`); element boxes in
     PDF points (image pixels * 72 / dpi). A page read with a low confidence is read again with
     the installed languages of the script Tesseract's OSD sees, when `settings.detect_script`
-    and those languages are not configured already (`parsers/ocr/script.py`); the more
+    and those languages are not configured already (`parsers/ocr/language_retry.py`); the more
     confident reading is kept."""
     dpi = dpi or settings.dpi
     cleaned = remove_rules(image, dpi)

@@ -9,7 +9,7 @@ import pytest
 from conftest import FIXTURES
 
 from ingest.contracts.elements import ElementType
-from parsers.ocr.script import languages_with_script, page_needs_script_check
+from parsers.ocr.language_retry import languages_with_script, page_needs_script_check
 from parsers.pdf import parse_pdf
 
 INSTALLED = frozenset({"eng", "hin", "mar", "osd"})

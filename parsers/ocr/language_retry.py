@@ -1,4 +1,4 @@
-"""The script a scanned page is written in, and the installed languages that read it.
+"""A page OCR read at low confidence, read again in the installed languages of its script.
 
 Why: the default OCR language is `eng`, and Tesseract reads a Hindi scan in `eng` as Latin
 garbage ("Wurst Hae STAT atstar: watt 2024" for "प्रधानमंत्री फसल बीमा योजना: खरीफ 2024") at a
