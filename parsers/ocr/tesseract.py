@@ -39,8 +39,8 @@ from pydantic import BaseModel, ConfigDict
 from ingest.contracts.elements import Element
 from ingest.contracts.errors import OcrError, OcrUnavailableError
 from parsers.ocr.image import INK_THRESHOLD, remove_rules
-from parsers.ocr.layout import tesseract_data_to_elements
 from parsers.ocr.language_retry import installed_languages, languages_with_script, osd_script, page_needs_script_check
+from parsers.ocr.layout import tesseract_data_to_elements
 from parsers.settings import OcrSettings
 
 # pdfium (the C library under pypdfium2) must not be called from two threads at once.
