@@ -9,9 +9,9 @@ count of such segments), and images.
 `graphics_to_figure_boxes`:
 
 1. images and drawing paths lying within `CLUSTER_GAP` of each other are one cluster (the bars,
-   lines and marks of one chart; a photo and the rounded panel it sits in). Clustering runs on
-   a grid of `CLUSTER_GAP` cells, so a page with thousands of paths (a map) costs one pass over
-   its boxes, never a comparison of every pair;
+   lines and marks of one chart; a photo and the rounded panel it sits in). Only boxes sharing
+   a cell of a coarse grid are compared (`boxes_to_clusters`), so a page with thousands of
+   paths (a map) is not a comparison of every pair;
 2. a cluster without an image is a figure only when dense: at least `MIN_DRAWING_PATHS` paths
    and `MIN_DRAWN_SEGMENTS` curved or diagonal segments (one rounded box round a note, an arrow
    or an underline is not a figure);
@@ -26,8 +26,6 @@ clipped to the page. Pure: the inputs are left alone.
 """
 
 from __future__ import annotations
-
-from collections import deque
 
 Box = tuple[float, float, float, float]
 #: A drawing path's box and its number of curved or diagonal segments.
@@ -75,36 +73,42 @@ def _crosses(ruling: Box, box: Box) -> bool:
     return ruling[0] <= box[2] and box[0] <= ruling[2] and ruling[1] <= box[3] and box[1] <= ruling[3]
 
 
+#: Side (points) of the grid cells that find candidate neighbours (only boxes sharing a cell are
+#: compared): coarse, so a page-sized box covers few cells.
+GRID_CELL = 24.0
+
+
 def boxes_to_clusters(boxes: list[Box], gap: float = CLUSTER_GAP) -> list[list[int]]:
-    """Indexes of `boxes` grouped into clusters of boxes within about `gap` of each other
-    (connected through the grid cells of side `gap` they cover, neighbouring cells included)."""
-    owner: dict[tuple[int, int], list[int]] = {}
+    """Indexes of `boxes` grouped into clusters of boxes at most `gap` apart (transitively).
+    Each box is listed in the `GRID_CELL` cells its box widened by `gap` covers; only boxes
+    sharing a cell are compared, so the cost grows with the boxes' area in cells and the
+    neighbours per cell, never with every pair of a page's thousands of paths."""
+    parent = list(range(len(boxes)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    cells: dict[tuple[int, int], list[int]] = {}
     for index, (x0, top, x1, bottom) in enumerate(boxes):
-        for cx in range(int(x0 // gap), int(x1 // gap) + 1):
-            for cy in range(int(top // gap), int(bottom // gap) + 1):
-                owner.setdefault((cx, cy), []).append(index)
-    seen_cells: set[tuple[int, int]] = set()
-    cluster_of = [-1] * len(boxes)
-    clusters: list[list[int]] = []
-    for start in owner:
-        if start in seen_cells:
-            continue
-        members: list[int] = []
-        queue = deque([start])
-        seen_cells.add(start)
-        while queue:
-            cx, cy = queue.popleft()
-            for index in owner[(cx, cy)]:
-                if cluster_of[index] < 0:
-                    cluster_of[index] = len(clusters)
-                    members.append(index)
-            for nx in (cx - 1, cx, cx + 1):
-                for ny in (cy - 1, cy, cy + 1):
-                    if (nx, ny) in owner and (nx, ny) not in seen_cells:
-                        seen_cells.add((nx, ny))
-                        queue.append((nx, ny))
-        clusters.append(members)
-    return [members for members in clusters if members]
+        for cx in range(int((x0 - gap) // GRID_CELL), int((x1 + gap) // GRID_CELL) + 1):
+            for cy in range(int((top - gap) // GRID_CELL), int((bottom + gap) // GRID_CELL) + 1):
+                cells.setdefault((cx, cy), []).append(index)
+    for members in cells.values():
+        for position, a in enumerate(members):
+            ax0, atop, ax1, abottom = boxes[a]
+            for b in members[position + 1 :]:
+                if root(a) == root(b):
+                    continue
+                bx0, btop, bx1, bbottom = boxes[b]
+                if bx0 - gap <= ax1 and ax0 - gap <= bx1 and btop - gap <= abottom and atop - gap <= bbottom:
+                    parent[root(a)] = root(b)
+    clusters: dict[int, list[int]] = {}
+    for index in range(len(boxes)):
+        clusters.setdefault(root(index), []).append(index)
+    return list(clusters.values())
 
 
 def _grown(box: Box, rectangles: list[Box], rulings: list[Box]) -> Box:
