@@ -53,7 +53,7 @@ from parsers.structure.furniture import (
     split_furniture,
 )
 from parsers.structure.heading_blocks import blocks_to_joined_headings, blocks_to_run_in_split
-from parsers.structure.headings import blocks_to_headings, set_apart_by_type
+from parsers.structure.headings import TITLE_MAX_TOP, blocks_to_headings, set_apart_by_type
 from parsers.structure.paragraph_continuation import merge_continued_paragraphs
 from parsers.structure.table_continuation import merge_continued_tables
 from parsers.textlayer.blocks import Block
@@ -291,9 +291,20 @@ def cover_blocks(
 
 
 def first_page_title(elements: list[Element]) -> str | None:
-    """Last resort for `Document.title`: the first level-1 heading on page 1 (e.g. from OCR)."""
+    """Last resort for `Document.title`: the first level-1 heading on page 1 (e.g. from OCR)
+    that starts above `headings.TITLE_MAX_TOP`, as a title chosen by type must: a cover's large
+    slogan lower down (reliance.pdf's "We Care For an inclusive ecosystem ...") would otherwise
+    head every chunk's heading path as the document title."""
     return next(
-        (e.text for e in elements if e.page == 1 and e.type is ElementType.title and e.heading_level == 1), None
+        (
+            e.text
+            for e in elements
+            if e.page == 1
+            and e.type is ElementType.title
+            and e.heading_level == 1
+            and (e.bbox is None or e.bbox[1] < TITLE_MAX_TOP)
+        ),
+        None,
     )
 
 
@@ -358,6 +369,11 @@ def splice_ocr(
         result = results[page_no]
         page.text_source = TextSource.ocr if result.elements else TextSource.empty
         page.ocr_confidence = result.confidence
+        if result.languages:
+            warnings.append(
+                f"page {page_no}: OCR'd as {result.languages}: its script is not read by the configured "
+                f"languages ({settings.ocr.languages}); set them with --ocr-lang to skip the detection pass"
+            )
         by_page[page_no] = list(result.elements)
         warning = low_confidence_warning(page_no, result.confidence, result.script, settings.ocr.languages)
         if warning:

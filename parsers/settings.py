@@ -25,6 +25,11 @@ def tesseract_languages_problem(value: str) -> str | None:
 class OcrSettings(StageSettings):
     mode: Literal["auto", "always", "never"] = "auto"
     languages: str = Field(default="eng", description="Tesseract languages joined by '+', e.g. 'eng+hin+mar'")
+    detect_script: bool = Field(
+        default=True,
+        description="a page read with low confidence is read again with the installed languages of the script "
+        "Tesseract's OSD detects (a Hindi scan under 'eng' is read as eng+hin+mar)",
+    )
     dpi: int = Field(default=300, ge=72, le=600)
     workers: int = Field(default=1, ge=1, description="pages OCR'd at once within one document")
     tesseract_config: str = Field(default="", description="extra Tesseract flags, e.g. '--psm 3'")

@@ -12,7 +12,8 @@ from ingest.contracts.elements import Document, Element, ElementType
 from ingest.tokens import tiktoken_counter
 from parsers.pdf import parse_pdf
 from parsers.textlayer.chars import Segment
-from parsers.textlayer.figures import image_boxes_to_figure_boxes, segments_to_figures
+from parsers.textlayer.drawings import graphics_to_figure_boxes
+from parsers.textlayer.figures import segments_to_figures
 
 BEFORE = "Self-locking nuts hold a bolt under vibration. The nut grips the thread with an insert."
 AFTER = "Boots self-locking nuts are of one piece and hold their grip after many uses of the nut."
@@ -101,9 +102,9 @@ def test_chunker_keeps_a_caption_only_figure():
 
 def test_figure_boxes_merge_tiles_and_skip_icons_and_backgrounds():
     tiles = [(100, 100, 200, 200), (200, 100, 300, 200)]
-    assert image_boxes_to_figure_boxes(tiles, 595, 842) == [(100, 100, 300, 200)]
-    assert image_boxes_to_figure_boxes([(10, 10, 30, 30)], 595, 842) == []  # an icon
-    assert image_boxes_to_figure_boxes([(0, 0, 595, 842)], 595, 842) == []  # a page background
+    assert graphics_to_figure_boxes(tiles, [], [], 595, 842) == [(100, 100, 300, 200)]
+    assert graphics_to_figure_boxes([(10, 10, 30, 30)], [], [], 595, 842) == []  # an icon
+    assert graphics_to_figure_boxes([(0, 0, 595, 842)], [], [], 595, 842) == []  # a page background
 
 
 def test_only_short_labels_become_figure_text():
@@ -116,3 +117,81 @@ def test_only_short_labels_become_figure_text():
     sentence = seg("This report describes how the company grew its business this year", 150)
     figures, rest = segments_to_figures([sentence], [box])
     assert figures[0].text == "" and rest == [sentence]
+
+
+# Figures from real PDFs: dense vector drawings, photos in panels, and the tables beside them.
+
+
+def _parsed_pages(path, first: int, last: int, tmp_path):
+    """Pages `first`..`last` (1-based) of `path` parsed on their own (pypdfium2 cut)."""
+    import pypdfium2 as pdfium
+
+    source = pdfium.PdfDocument(path)
+    part = pdfium.PdfDocument.new()
+    part.import_pages(source, list(range(first - 1, last)))
+    cut = tmp_path / f"{first}-{last}-{path.name}"
+    part.save(cut)
+    part.close()
+    source.close()
+    return parse_pdf(cut, {"ocr": {"mode": "never"}})
+
+
+def _of_type(document, kind: ElementType, page: int) -> list:
+    return [e for e in document.elements if e.type is kind and e.page == page]
+
+
+@pytest.mark.slow
+def test_labels_in_the_contents_pictures_are_figure_text_not_table_cells():
+    """reliance.pdf p3: the pictures sit in forms nested in a form that places the spread's right
+    half (its objects' bounds are in form space, 595 pt to the right of the page)."""
+    from conftest import CORPUS
+
+    document = parse_pdf(CORPUS / "reliance.pdf", {"ocr": {"mode": "never"}})
+    figure_text = "\n".join(e.text for e in _of_type(document, ElementType.figure, 3))
+    table_text = "\n".join(e.text for e in _of_type(document, ElementType.table, 3))
+    for label in ("CHEMICALS", "PG 98", "DIGITAL", "SERVICES", "PG 72", "ENTERTAINMENT"):
+        assert label in figure_text
+        assert label not in table_text
+
+
+@pytest.mark.slow
+def test_vector_line_chart_is_one_figure_holding_its_labels(tmp_path):
+    """eu-027 p2: a chart drawn as paths (no image): title, ticks, axis title and legend inside its
+    grey panel are the figure's text, not headings."""
+    from conftest import BENCH
+
+    document = _parsed_pages(BENCH / "icdar2013-eu" / "eu-027.pdf", 2, 2, tmp_path)
+    figures = _of_type(document, ElementType.figure, 1)
+    assert len(figures) == 1
+    assert "Local polynomial smooth of stock market participation" in figures[0].text
+    assert "financial wealth decile" in figures[0].text
+    assert "mean low financial literacy" in figures[0].text
+    titles = " ".join(e.text for e in _of_type(document, ElementType.title, 1))
+    assert "financial wealth decile" not in titles and "Local polynomial" not in titles
+
+
+@pytest.mark.slow
+def test_vector_pie_charts_are_figures_and_the_tables_beside_them_stay(tmp_path):
+    """eu-015 p2: three pie charts drawn with curves beside three ruled tables."""
+    from conftest import BENCH
+
+    document = _parsed_pages(BENCH / "icdar2013-eu" / "eu-015.pdf", 2, 2, tmp_path)
+    figures = _of_type(document, ElementType.figure, 1)
+    assert len(figures) == 3
+    assert all("Total EU-15" in f.text and "Unspecified" in f.text for f in figures)
+    assert len(_of_type(document, ElementType.table, 1)) == 3
+    assert not [e for e in _of_type(document, ElementType.title, 1) if "Unspecified" in e.text]
+
+
+def test_a_few_curved_strokes_are_not_a_figure():
+    rounded_box = [(100, 100, 300, 160, 12)]
+    assert graphics_to_figure_boxes([], rounded_box, [], 595, 842) == []
+    dense = [(100, 100 + 10 * i, 300, 112 + 10 * i, 12) for i in range(4)]
+    assert graphics_to_figure_boxes([], dense, [], 595, 842) == [(100, 100, 300, 142)]
+
+
+def test_a_drawing_grows_to_its_panel_but_not_to_a_page_band():
+    dense = [(200, 200 + 10 * i, 300, 212 + 10 * i, 12) for i in range(4)]
+    panel = (180, 180, 320, 260)
+    band = (0, 100, 595, 700)
+    assert graphics_to_figure_boxes([], dense, [panel, band], 595, 842) == [panel]

@@ -173,7 +173,10 @@ def test_repeated_run_in_labels_are_field_labels_not_headings(tmp_path):
     document = _pages_of("chelsea_pdta.pdf", 10, 17, tmp_path)
     found = titles(document)
     assert not {"Proposition :", "Question :", "Synthèse du résultat :"} & set(found)
-    assert "Synthèse des résultats" in titles(document, 8)  # an 18 pt chart title over 8 pt chart labels
+    # p17's 18 pt chart title is drawn inside the chart (an image with vector bars): it is the
+    # figure's text with the chart's labels, never a heading over the page's later sections
+    figures = [e.text for e in document.elements if e.type is ElementType.figure and e.page == 8]
+    assert any(text.startswith("Synthèse des résultats\nAUTRES") for text in figures)
     assert any(e.text.startswith("Proposition :") for e in document.elements if e.type is ElementType.paragraph)
 
 
@@ -192,3 +195,29 @@ def test_column_headers_over_numbers_are_not_headings(tmp_path):
     assert context_rejects_heading(None, header, numbers) == "column header"
     prose = _block("Net sales grew by 18 % in the year.", 160, 8.1, 0.0, "Arial", x0=276, width=98)
     assert context_rejects_heading(None, header, prose) is None
+
+
+def test_quote_attributions_are_not_headings():
+    document = parsed("reliance.pdf")
+    assert not {"Shri Dhirubhai H. Ambani", "Shri Mukesh D. Ambani"} & set(titles(document, 2))
+    paragraphs = [e.text for e in document.elements if e.page == 2 and e.type is ElementType.paragraph]
+    assert "Shri Dhirubhai H. Ambani" in " ".join(paragraphs)
+
+
+def test_attribution_rule_needs_a_passage_directly_above():
+    quote = Block(
+        [
+            segments_to_line([Segment(line, 20, top, 320, top + 12, 12.0, 0.0, "Serif", chars=len(line))])
+            for line, top in (("Big achievements follow if you", 300), ("dream big, said he.", 315))
+        ]
+    )
+    assert context_rejects_heading(quote, _block("Shri Dhirubhai H. Ambani", 334, 8.5, bold=1.0), None) == "attribution"
+    assert context_rejects_heading(quote, _block("— Mahatma Gandhi", 334, 12.0, bold=1.0), None) == "attribution"
+    # the same name well below the passage, or in type as large as it, opens a section
+    assert context_rejects_heading(quote, _block("Shri Dhirubhai H. Ambani", 380, 8.5, bold=1.0), None) is None
+    assert context_rejects_heading(quote, _block("Our founder", 334, 12.0, bold=1.0), None) is None
+
+
+def test_cover_slogan_low_on_page_one_is_not_the_document_title():
+    document = parsed("reliance.pdf")
+    assert document.title is None or not document.title.startswith("We Care")

@@ -18,6 +18,9 @@ passes, in order:
    number such as `1.`, `(a)`, `iv)`, `१.` starts one) and paragraphs (lines joined
    with a space; a word hyphenated across a line end is rejoined; a "Label: value"
    line after a short line starts a new paragraph).
+5. `elements_with_figures` (parsers/ocr/figures.py) - Tesseract's blocks without words that
+   are figure-sized become `figure` elements holding the short labels read inside them and
+   a "Figure N" caption beside them.
 
 Units: everything here is in image pixels until `tesseract_data_to_elements` scales
 the boxes to PDF points (`scale` = 72 / dpi). Confidence is Tesseract's 0-100 word
@@ -32,6 +35,7 @@ import unicodedata
 from typing import Any
 
 from ingest.contracts.elements import Element, ElementType, TextSource, table_rows_to_text
+from parsers.ocr.figures import data_to_picture_boxes, elements_with_figures
 from parsers.ocr.tables import Table, lines_to_tables
 from parsers.ocr.words import BodyText, Line, Word, body_text, data_to_words, join_lines, words_to_lines
 from parsers.structure.headings import MEASURED_BOLD_LEVEL, heading_shape_ok, measured_heading_level
@@ -281,7 +285,9 @@ def tesseract_data_to_elements(
             elements.append(_element(furniture, line.words, line.text, page_no, scale))
         else:
             elements.extend(paragraph_to_elements(item, body, page_no, scale, text_box))
-    return join_split_titles(elements), round(statistics.fmean(w.conf for w in words), 1)
+    pictures = data_to_picture_boxes(data, scale)
+    elements = elements_with_figures(join_split_titles(elements), pictures, page_no)
+    return elements, round(statistics.fmean(w.conf for w in words), 1)
 
 
 def join_split_titles(elements: list[Element]) -> list[Element]:

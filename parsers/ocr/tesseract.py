@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict
 from ingest.contracts.elements import Element
 from ingest.contracts.errors import OcrError, OcrUnavailableError
 from parsers.ocr.image import INK_THRESHOLD, remove_rules
+from parsers.ocr.language_retry import installed_languages, languages_with_script, osd_script, page_needs_script_check
 from parsers.ocr.layout import tesseract_data_to_elements
 from parsers.ocr.script import LOW_CONFIDENCE, debian_package_for
 from parsers.settings import OcrSettings
@@ -66,6 +67,9 @@ class OcrPageResult(BaseModel):
     confidence: float | None = None
     script: str | None = None
     error: str | None = None
+    #: the languages the page was finally read with, when script detection changed them
+    #: (`parsers/ocr/language_retry.py`): e.g. "eng+hin+mar" for a Hindi scan under the default "eng".
+    languages: str | None = None
 
 
 def requested_languages(settings: OcrSettings) -> list[str]:
@@ -206,11 +210,26 @@ def word_ink(image: Image.Image, data: dict[str, list[Any]]) -> list[float]:
 
 def ocr_image(image: Image.Image, page_no: int, settings: OcrSettings, dpi: int | None = None) -> OcrPageResult:
     """OCR one page image rendered at `dpi` (default `settings.dpi`); element boxes in
-    PDF points (image pixels * 72 / dpi). A page read below `script.LOW_CONFIDENCE` also
-    gets its script detected (one more Tesseract call), for the warning that names the
-    language that would read it."""
+    PDF points (image pixels * 72 / dpi). A page read with a low confidence is read again with
+    the installed languages of the script Tesseract's OSD sees, when `settings.detect_script`
+    and those languages are not configured already (`parsers/ocr/language_retry.py`); the more
+    confident reading is kept. A page still below `script.LOW_CONFIDENCE` gets its script
+    detected for the warning that names the language that would read it."""
     dpi = dpi or settings.dpi
     cleaned = remove_rules(image, dpi)
+    result = _read_cleaned(cleaned, page_no, settings, dpi)
+    if settings.detect_script and page_needs_script_check(result.confidence):
+        installed = installed_languages(str(pytesseract.pytesseract.tesseract_cmd))
+        script = osd_script(cleaned, settings.timeout_seconds) if "osd" in installed else None
+        languages = languages_with_script(settings.languages, script, installed)
+        if languages:
+            reread = _read_cleaned(cleaned, page_no, settings.model_copy(update={"languages": languages}), dpi)
+            if (reread.confidence or 0.0) > (result.confidence or 0.0):
+                return reread.model_copy(update={"languages": languages})
+    return result
+
+
+def _read_cleaned(cleaned: Image.Image, page_no: int, settings: OcrSettings, dpi: int) -> OcrPageResult:
     data = image_to_tesseract_data(cleaned, settings)
     data["ink"] = word_ink(cleaned, data)
     elements, confidence = tesseract_data_to_elements(data, page_no=page_no, scale=72.0 / dpi)

@@ -31,6 +31,9 @@ from parsers.structure.toc import is_toc_heading, toc_level
 from parsers.textlayer.blocks import Block
 
 TITLE_RATIO = 1.3
+#: A document title starts above this (points from the top of page 1, ~60 % of A4 or Letter):
+#: display type lower on a cover is a slogan (reliance.pdf p1's 110 pt "We Care" at 581 pt).
+TITLE_MAX_TOP = 500.0
 NUMBERED = re.compile(
     r"^\s*(?:(?:chapter|section|part|appendix|annex|अध्याय|भाग)\s+(?P<word>[\dIVXA-Z]+)"
     r"|(?P<num>\d{1,2}(?:\.\d{1,2}){0,4})\.?(?=\s+\S)|(?P<alpha>[A-Z](?:\.\d{1,2}){1,3})\.?(?=\s+\S)|[A-Z][.)](?=\s+\S)"
@@ -176,7 +179,11 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
       title over the chart's 8 pt "AUTRES 10%" (chelsea_pdta.pdf p17) stays a heading;
     - "column header": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a
       block of numbers ("52 Weeks Ended August 29, 2021" over "$ 192,052" in COSTCO's income
-      statement): it heads a column of figures, not a section.
+      statement): it heads a column of figures, not a section;
+    - "attribution": it signs the passage directly above it: it opens with a dash ("— Mahatma
+      Gandhi"), or it is a short line set smaller than that passage and closer to it than one
+      of the passage's lines (reliance.pdf p2: the 8.5 pt bold "Shri Dhirubhai H. Ambani" under
+      a 12 pt quote). A heading stands apart from what comes before it.
     """
     text = block.text.strip()
     height = max(block.lines[0].height, 1.0)
@@ -200,6 +207,8 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
         and _largest_size(following) >= block.size
     ):
         return "figure label"
+    if previous is not None and _signs_passage_above(previous, block):
+        return "attribution"
     if (
         following is not None
         and following.kind == "paragraph"
@@ -209,6 +218,24 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
     ):
         return "column header"
     return None
+
+
+#: An attribution has at most this many words ("Shri Dhirubhai H. Ambani", "— Chairman's letter, 2021").
+ATTRIBUTION_MAX_WORDS = 8
+_DASHES = ("—", "–", "―", "-", "~")
+
+
+def _signs_passage_above(previous: Block, block: Block) -> bool:
+    """`block` (short, directly below and across from a paragraph of at least 2 lines) signs that
+    paragraph: it starts with a dash, or it is set smaller than the paragraph and the gap is
+    less than one of the paragraph's lines."""
+    text = block.text.strip()
+    if previous.kind != "paragraph" or len(previous.lines) < 2 or len(text.split()) > ATTRIBUTION_MAX_WORDS:
+        return False
+    if not _across(previous, block) or _gap(previous, block) > max(previous.lines[-1].height, 1.0):
+        return False
+    dashed = text.startswith(_DASHES) and text.lstrip("".join(_DASHES) + " ")[:1].isalpha()
+    return dashed or block.size < previous.size - 1.0
 
 
 def _is_numbers(text: str) -> bool:
@@ -341,7 +368,7 @@ def _unnumbered_depth(style, styles, depth_of_style) -> int:
 
 
 def _document_title(headings: list[tuple[int, Block]], body_size: float) -> Block | None:
-    first_page = [(b.size, -b.bbox[1], b) for page, b in headings if page == 1 and b.bbox[1] < 500]
+    first_page = [(b.size, -b.bbox[1], b) for page, b in headings if page == 1 and b.bbox[1] < TITLE_MAX_TOP]
     if not first_page:
         return None
     size, _, block = max(first_page, key=lambda t: (t[0], t[1]))

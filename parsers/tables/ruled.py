@@ -17,10 +17,12 @@ import pypdfium2.raw as pdfium_c
 
 from parsers.tables.grid import TableFound, rows_to_header_count
 from parsers.textlayer.chars import Char, chars_to_segments
-from parsers.textlayer.frames import PageFrame
+from parsers.textlayer.frames import Matrix, PageFrame, box_to_page, form_to_page_matrix
 
 #: A path thinner than this (points) in one direction is a ruling.
 RULING_THICKNESS = 2.5
+#: Form XObjects nested deeper than this are not entered (a guard against pathological nesting).
+MAX_FORM_DEPTH = 4
 
 
 @dataclass(slots=True)
@@ -43,6 +45,13 @@ class DrawingFacts:
         """Share (0-1) of the text objects drawn invisible; 0.0 when there are none."""
         return self.invisible_text_objects / self.text_objects if self.text_objects else 0.0
 
+    #: Paths that draw rather than rule (curves, diagonals, small multi-segment marks), same
+    #: space, each with its number of curved or diagonal segments (small marks: all their
+    #: segments): the vector-figure candidates (`textlayer.figures`).
+    drawing_boxes: list[tuple[float, float, float, float, int]] = field(default_factory=list)
+    #: Rectangles and straight rulings, same space: a drawing's frame and axes (`textlayer.figures`).
+    frame_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+
     @property
     def may_hold_ruled_table(self) -> bool:
         """At least 3 horizontal and 2 vertical rulings; rectangles count (2 + 2 edges
@@ -55,47 +64,67 @@ def page_to_drawing_facts(page, page_width: float, page_height: float) -> Drawin
     """Count a pypdfium2 page's rulings, rectangles and (invisible) text objects, find its
     largest image and list its image boxes.
 
-    Form XObjects are entered one level deep (that is where many producers put tables).
+    Form XObjects are entered one level deep (that is where many producers put tables) for the
+    counts and the largest image; deeper ones (a spread's page placed as a form in a form,
+    reliance.pdf) only for the figure candidates (`image_boxes`, `drawing_boxes`,
+    `frame_boxes`), so table and OCR decisions do not change with them.
     """
     facts = DrawingFacts()
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     largest_image = 0.0
 
-    def visit(obj) -> None:
+    def visit(obj, depth: int = 0, to_page: Matrix | None = None) -> None:
         nonlocal largest_image
         kind = pdfium_c.FPDFPageObj_GetType(obj)
         if kind == pdfium_c.FPDF_PAGEOBJ_FORM:
+            inner = form_to_page_matrix(obj, to_page)
             for i in range(pdfium_c.FPDFFormObj_CountObjects(obj)):
                 child = pdfium_c.FPDFFormObj_GetObject(obj, i)
-                if pdfium_c.FPDFPageObj_GetType(child) != pdfium_c.FPDF_PAGEOBJ_FORM:
-                    visit(child)
+                if depth < MAX_FORM_DEPTH:
+                    visit(child, depth + 1, inner)
             return
         if kind == pdfium_c.FPDF_PAGEOBJ_TEXT:
-            facts.text_objects += 1
-            if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
-                facts.invisible_text_objects += 1
+            if depth <= 1:  # counted like the table and OCR facts below
+                facts.text_objects += 1
+                if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+                    facts.invisible_text_objects += 1
             return
         if kind not in (pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE):
             return
         if not pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top):
             return
         width, height = right.value - left.value, top.value - bottom.value
+        box = box_to_page((left.value, bottom.value, right.value, top.value), to_page)
+        counted = depth <= 1  # the table and OCR facts see what they always saw
         if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
-            largest_image = max(largest_image, max(width, 0) * max(height, 0))
-            facts.image_boxes.append((left.value, bottom.value, right.value, top.value))
+            if counted:
+                largest_image = max(largest_image, max(width, 0) * max(height, 0))
+            facts.image_boxes.append(box)
             return
         if height <= RULING_THICKNESS and width > 5:
-            facts.horizontal += 1
+            facts.horizontal += counted
+            facts.frame_boxes.append(box)
         elif width <= RULING_THICKNESS and height > 5:
-            facts.vertical += 1
+            facts.vertical += counted
+            facts.frame_boxes.append(box)
         elif width > 5 and height > 5:
             segments = pdfium_c.FPDFPath_CountSegments(obj)
             if 4 <= segments <= 5:
-                facts.rectangles += 1
+                facts.rectangles += counted
+                facts.frame_boxes.append(box)
             elif segments > 5:
-                horizontal, vertical = _path_rulings(obj, segments)
-                facts.horizontal += horizontal
-                facts.vertical += vertical
+                horizontal, vertical, drawn = _path_rulings(obj, segments)
+                if counted:
+                    facts.horizontal += horizontal
+                    facts.vertical += vertical
+                if drawn:
+                    facts.drawing_boxes.append((*box, drawn))
+            elif segments >= 2:  # a straight line that is neither horizontal nor vertical
+                facts.drawing_boxes.append((*box, 1))
+        elif width > 0.5 and height > 0.5:
+            segments = pdfium_c.FPDFPath_CountSegments(obj)
+            if segments > 5:  # a small mark: a dot, an arrow head, a glyph drawn as a path
+                facts.drawing_boxes.append((*box, segments))
 
     raw = page.raw
     for index in range(pdfium_c.FPDFPage_CountObjects(raw)):
@@ -104,10 +133,11 @@ def page_to_drawing_facts(page, page_width: float, page_height: float) -> Drawin
     return facts
 
 
-def _path_rulings(obj, count: int) -> tuple[int, int]:
-    """Axis-aligned straight segments of a multi-segment path (a grid drawn as one path).
+def _path_rulings(obj, count: int) -> tuple[int, int, int]:
+    """(horizontal, vertical, drawn): the axis-aligned straight segments of a multi-segment path
+    (a grid drawn as one path) and its curved or diagonal ones.
 
-    A path that is mostly curves or diagonals (a map, a chart line) counts for nothing.
+    A path that is mostly curves or diagonals (a map, a chart line) counts no rulings.
     """
     x, y = ctypes.c_float(), ctypes.c_float()
     horizontal = vertical = other = 0
@@ -130,8 +160,8 @@ def _path_rulings(obj, count: int) -> tuple[int, int]:
             other += 1
         previous = point
     if other > 0.2 * (horizontal + vertical + other):
-        return 0, 0
-    return horizontal, vertical
+        return 0, 0, other
+    return horizontal, vertical, other
 
 
 def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[TableFound]:

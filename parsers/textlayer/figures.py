@@ -1,9 +1,7 @@
-"""Figures: image boxes on a page, and the short labels drawn inside them.
+"""Figures: the short labels drawn inside a figure's box.
 
-A figure is an image (pypdfium2 image objects, `tables.ruled.DrawingFacts.image_boxes`) large
-enough to show something (`MIN_FIGURE_SIDE` on both sides) and not a page background
-(`MAX_FIGURE_PAGE_SHARE` of the page). Images touching each other (a picture cut into tiles)
-are one figure.
+The boxes come from `drawings.graphics_to_figure_boxes` (images and dense vector drawings, grown
+to their frame).
 
 Text drawn inside a figure box is the figure's own text only when it reads as labels (axis
 ticks, callouts: "Nut case", "Keyway"): every run inside is short (`MAX_LABEL_WORDS`) and all
@@ -11,8 +9,6 @@ of them together are few (`MAX_FIGURE_WORDS`). A paragraph laid over a backgroun
 report cover, a banner) stays body text, and the figure then keeps no text. Either way every
 character stays in exactly one element (conservation): labels go to the figure, the rest to
 the body.
-
-Dense vector drawings (charts drawn as paths) are not figures yet: only images are.
 """
 
 from __future__ import annotations
@@ -21,16 +17,12 @@ from dataclasses import dataclass
 
 from parsers.textlayer.chars import Segment
 
-#: A figure is at least this many points wide and high (smaller images are icons, bullets, rules).
-MIN_FIGURE_SIDE = 36.0
-#: ... and covers at most this share of the page (more is a background or a scanned page).
-MAX_FIGURE_PAGE_SHARE = 0.85
-#: Images this close (points) are one figure (tiles of one picture).
-TOUCH = 2.0
-#: A label inside a figure has at most this many words ...
-MAX_LABEL_WORDS = 6
-#: ... and all labels inside one figure at most this many.
-MAX_FIGURE_WORDS = 60
+#: A label inside a figure has at most this many words (a chart's title or an axis label such as
+#: "L'INCITATION DE MON EMPLOYEUR OU DE MON ÉCOLE À" has 7-9; a line of prose 12 or more) ...
+MAX_LABEL_WORDS = 10
+#: ... and all labels inside one figure at most this many (chelsea_pdta.pdf p17's bar chart has
+#: 66: ticks, values, nine category names and its title).
+MAX_FIGURE_WORDS = 120
 
 Box = tuple[float, float, float, float]
 
@@ -48,33 +40,6 @@ class FigureFound:
         """The labels one per line, top to bottom then left to right."""
         ordered = sorted(self.labels, key=lambda s: (round(s.top / 3), s.x0))
         return "\n".join(s.text.strip() for s in ordered if s.text.strip())
-
-
-def image_boxes_to_figure_boxes(boxes: list[Box], page_width: float, page_height: float) -> list[Box]:
-    """Figure boxes from image boxes (both in the reading frame): touching images merged, then
-    kept when at least `MIN_FIGURE_SIDE` on both sides and at most `MAX_FIGURE_PAGE_SHARE` of
-    the page."""
-    merged: list[list[float]] = []
-    for box in sorted(boxes, key=lambda b: (b[1], b[0])):
-        for other in merged:
-            if (
-                box[0] <= other[2] + TOUCH
-                and other[0] <= box[2] + TOUCH
-                and box[1] <= other[3] + TOUCH
-                and other[1] <= box[3] + TOUCH
-            ):
-                other[:] = [min(other[0], box[0]), min(other[1], box[1]), max(other[2], box[2]), max(other[3], box[3])]
-                break
-        else:
-            merged.append(list(box))
-    page_area = max(page_width * page_height, 1.0)
-    return [
-        (x0, top, x1, bottom)
-        for x0, top, x1, bottom in merged
-        if x1 - x0 >= MIN_FIGURE_SIDE
-        and bottom - top >= MIN_FIGURE_SIDE
-        and (x1 - x0) * (bottom - top) <= MAX_FIGURE_PAGE_SHARE * page_area
-    ]
 
 
 def _inside(segment: Segment, box: Box) -> bool:

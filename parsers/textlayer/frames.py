@@ -6,12 +6,15 @@ the parser keeps is in points with a top-left origin in the displayed frame: the
 visible box (crop box clipped to the media box) turned clockwise by /Rotate, width and
 height swapped for 90 and 270. `PageFrame` maps points and boxes into it; `chars.py`
 (characters), `tables/rulings.py` (table rulings) and `pdfminer_fallback.py` (the pdfminer
-fallback) use it.
+fallback) use it. `form_to_page_matrix` and `box_to_page` take the bounds of objects inside a
+Form XObject (pdfium gives them in the form's own space) to page space first.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+import pypdfium2.raw as pdfium_c
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,3 +98,42 @@ def baseline_is_rotated(rotation: int, a: float, b: float) -> bool:
     elif rotation == 270:
         a, b = -b, a
     return abs(b) > 0.1 * (abs(a) + 1e-9) or a < 0
+
+
+#: A PDF matrix (a, b, c, d, e, f): x' = a x + c y + e, y' = b x + d y + f.
+Matrix = tuple[float, float, float, float, float, float]
+
+
+def form_to_page_matrix(form, outer: Matrix | None) -> Matrix | None:
+    """The matrix taking a form's content to page space: pdfium gives the bounds of a form's
+    objects in the form's own space (reliance.pdf p3 places a spread's right half with
+    e = -595 pt), so its matrix, then the enclosing forms', map them to the page. None for identity."""
+    raw = pdfium_c.FS_MATRIX()
+    if not pdfium_c.FPDFPageObj_GetMatrix(form, raw):
+        return outer
+    own = (raw.a, raw.b, raw.c, raw.d, raw.e, raw.f)
+    if outer is not None:
+        a, b, c, d, e, f = own
+        oa, ob, oc, od, oe, of = outer
+        own = (
+            a * oa + b * oc,
+            a * ob + b * od,
+            c * oa + d * oc,
+            c * ob + d * od,
+            e * oa + f * oc + oe,
+            e * ob + f * od + of,
+        )
+    return None if own == (1.0, 0.0, 0.0, 1.0, 0.0, 0.0) else own
+
+
+def box_to_page(box: tuple[float, float, float, float], matrix: Matrix | None) -> tuple[float, float, float, float]:
+    """`box` (left, bottom, right, top) in a form's space -> the page's (its corners' bounds)."""
+    if matrix is None:
+        return box
+    a, b, c, d, e, f = matrix
+    xs, ys = [], []
+    for x in (box[0], box[2]):
+        for y in (box[1], box[3]):
+            xs.append(a * x + c * y + e)
+            ys.append(b * x + d * y + f)
+    return (min(xs), min(ys), max(xs), max(ys))

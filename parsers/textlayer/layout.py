@@ -22,7 +22,8 @@ from parsers.tables.unruled import lines_to_unruled_tables, table_to_segment
 from parsers.textlayer.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments
 from parsers.textlayer.conservation import segments_to_char_count, segments_to_dropped
-from parsers.textlayer.figures import FigureFound, image_boxes_to_figure_boxes, segments_to_figures
+from parsers.textlayer.drawings import graphics_to_figure_boxes
+from parsers.textlayer.figures import FigureFound, segments_to_figures
 from parsers.textlayer.pdfium_chars import page_to_chars
 
 
@@ -46,7 +47,7 @@ class PageLayout:
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
     lines: list[Line] = field(default_factory=list)
-    #: Figure boxes (`figures.image_boxes_to_figure_boxes`), in the reading frame.
+    #: Figure boxes (`drawings.graphics_to_figure_boxes`: images and dense vector drawings), in the reading frame.
     figure_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
     rotation: int = 0
     turned: int = 0  # clockwise degrees the reading frame turns the displayed one (sideways text)
@@ -75,7 +76,13 @@ def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayo
         page.close()
     layout = chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
     layout.invisible_text_share = facts.invisible_text_share
-    layout.figure_boxes = image_boxes_to_figure_boxes([frame.box(*box) for box in facts.image_boxes], width, height)
+    layout.figure_boxes = graphics_to_figure_boxes(
+        [frame.box(*box) for box in facts.image_boxes],
+        [(*frame.box(*box[:4]), box[4]) for box in facts.drawing_boxes],
+        [frame.box(*box) for box in facts.frame_boxes],
+        width,
+        height,
+    )
     layout.rotation = frame.rotation
     layout.turned = (frame.rotation - displayed) % 360
     return layout
