@@ -220,20 +220,27 @@ def ocr_image(image: Image.Image, page_no: int, settings: OcrSettings, dpi: int 
     result = _read_cleaned(cleaned, page_no, settings, dpi)
     if settings.detect_script and page_needs_script_check(result.confidence):
         installed = installed_languages(str(pytesseract.pytesseract.tesseract_cmd))
-        script = osd_script(cleaned, settings.timeout_seconds) if "osd" in installed else None
+        # One OSD call per page: the one made for the low-confidence warning, when there was one.
+        script = result.script or (osd_script(cleaned, settings.timeout_seconds) if "osd" in installed else None)
         languages = languages_with_script(settings.languages, script, installed)
         if languages:
-            reread = _read_cleaned(cleaned, page_no, settings.model_copy(update={"languages": languages}), dpi)
+            reread = _read_cleaned(cleaned, page_no, settings.model_copy(update={"languages": languages}), dpi, script)
             if (reread.confidence or 0.0) > (result.confidence or 0.0):
                 return reread.model_copy(update={"languages": languages})
     return result
 
 
-def _read_cleaned(cleaned: Image.Image, page_no: int, settings: OcrSettings, dpi: int) -> OcrPageResult:
+def _read_cleaned(
+    cleaned: Image.Image, page_no: int, settings: OcrSettings, dpi: int, known_script: str | None = None
+) -> OcrPageResult:
+    """Read a cleaned page image; below `LOW_CONFIDENCE` its script is detected (or `known_script`
+    taken, when the caller already asked OSD) for the low-confidence warning."""
     data = image_to_tesseract_data(cleaned, settings)
     data["ink"] = word_ink(cleaned, data)
     elements, confidence = tesseract_data_to_elements(data, page_no=page_no, scale=72.0 / dpi)
-    script = image_to_script(cleaned, settings) if confidence is not None and confidence < LOW_CONFIDENCE else None
+    script = None
+    if confidence is not None and confidence < LOW_CONFIDENCE:
+        script = known_script or image_to_script(cleaned, settings)
     return OcrPageResult(page_no=page_no, elements=elements, confidence=confidence, script=script)
 
 
