@@ -141,3 +141,18 @@ def test_the_contracts_and_the_parse_settings_load_no_pdf_library():
     loaded = loaded_after("import ingest.contracts, ingest.contracts.errors, parsers.settings")
     assert "parsers.settings" in loaded
     assert sorted(name for name in loaded if name.split(".")[0] in ("pypdfium2", "pdfplumber", "sqlalchemy")) == []
+
+
+def test_the_set_up_checks_load_neither_the_ocr_code_nor_the_language_model():
+    """A run's main process checks Tesseract (one `--list-langs` subprocess) and the language codes
+    (a constant) and unpickles workers' results without the parser, chunker or tokenizer:
+    pytesseract would bring pandas (~1.5 s of CPU), the language model ~0.8 s."""
+    loaded = loaded_after(
+        "from ingest.pipeline.batch import check_setup; from ingest.pipeline.settings import PipelineSettings; "
+        "check_setup(PipelineSettings(parse={'ocr': {'mode': 'never'}})); "
+        "check_setup(PipelineSettings(enrich={'languages': ['en', 'hi']})); "
+        "from ingest.pipeline.enrich import _identifier; assert _identifier.cache_info().currsize == 0"
+    )
+    assert "ingest.pipeline.batch" in loaded and "ingest.pipeline.processed" in loaded
+    heavy = ("pytesseract", "pandas", "py3langid", "tiktoken", "parsers.pdf", "ingest.chunker", "parsers.ocr.tesseract")
+    assert sorted(name for name in loaded if name in heavy or name.split(".")[0] in heavy) == []

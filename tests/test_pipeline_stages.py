@@ -162,6 +162,16 @@ def test_unknown_language_code_is_a_config_error():
         check_languages(EnrichSettings(languages=["en", "xx"]))
 
 
+def test_language_codes_are_checked_against_the_installed_model_without_loading_it():
+    """`check_languages` reads the constant `MODEL_LANGUAGES`; it must be the model's own list."""
+    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+
+    from ingest.pipeline.enrich import MODEL_LANGUAGES
+
+    model = LanguageIdentifier.from_model_file(MODEL_DIR / MODEL_FILE)
+    assert MODEL_LANGUAGES == tuple(model.nb_classes)
+
+
 def test_language_is_detected_once_per_section_and_children_inherit_it():
     from ingest.contracts.chunks import Chunk
     from ingest.pipeline.enrich import chunks_with_language

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ingest.contracts.errors import DocumentNotFoundError, IngestError, StorageError
 from ingest.pipeline.discover import Classified, check_input_paths, classify
-from ingest.pipeline.document import ProcessedDocument
 from ingest.pipeline.enrich import check_languages
+from ingest.pipeline.processed import ProcessedDocument
 from ingest.pipeline.settings import PIPELINE_VERSION, PipelineSettings
 from ingest.pipeline.workers import Failure, Job, TaskResult, execute
 from storage import DEFAULT_DB, Database, document_rows, open_database
@@ -74,10 +74,11 @@ Observer = Callable[[str, object], None]
 
 
 def check_ocr(settings: PipelineSettings) -> None:
-    """Fail in seconds, before any work, when OCR may run and Tesseract or a language pack is missing."""
+    """Fail in seconds, before any work, when OCR may run and Tesseract or a language pack is missing.
+    One `tesseract --list-langs` subprocess; the OCR code itself (pytesseract, pandas) is not imported."""
     if settings.parse.ocr.mode == "never":
         return
-    from parsers.ocr.tesseract import check_ocr_available
+    from parsers.ocr.availability import check_ocr_available
 
     check_ocr_available(settings.parse.ocr)
 

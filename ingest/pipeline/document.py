@@ -2,28 +2,14 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from ingest.chunker import chunk_document
-from ingest.contracts.chunks import Chunk
-from ingest.contracts.elements import Document
 from ingest.contracts.errors import IngestError, SoftTimeout
 from ingest.pipeline.enrich import chunks_with_language, document_metadata, document_title
+from ingest.pipeline.processed import ProcessedDocument
 from ingest.pipeline.settings import PipelineSettings
 from ingest.pipeline.surrogates import replace_surrogates
 from ingest.tokens import tiktoken_counter
 from parsers.pdf import PageHook, parse_pdf
-
-
-class ProcessedDocument(BaseModel):
-    """What a worker returns for one PDF: everything `store` needs, nothing from the database."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    document: Document
-    chunks: list[Chunk]
-    metadata: dict
-    title: str
 
 
 def process_document(

@@ -14,11 +14,11 @@ def warm() -> None:
     """Import the worker's modules and load the default language model and tokenizer."""
     from ingest.chunking.settings import ChunkSettings
     from ingest.pipeline.document import process_document  # noqa: F401 - the import is the point
-    from ingest.pipeline.enrich import check_languages
+    from ingest.pipeline.enrich import load_language_model
     from ingest.pipeline.settings import EnrichSettings
     from ingest.tokens import tiktoken_counter
 
-    check_languages(EnrichSettings())
+    load_language_model(EnrichSettings())
     tiktoken_counter(ChunkSettings().encoding)
 
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import pytesseract
 from PIL import Image
+
+from parsers.ocr.availability import pytesseract_module
 
 #: A page whose mean word confidence (0-100) is below this was probably read in the wrong
 #: language: a scan in its own language scores 90-95 here, Devanagari read as `eng` ~43.
@@ -53,6 +54,7 @@ SCRIPT_LANGUAGES: dict[str, tuple[str, ...]] = {
 @functools.lru_cache(maxsize=4)
 def installed_languages(tesseract_cmd: str) -> frozenset[str]:
     """The traineddata names Tesseract at `tesseract_cmd` has (one subprocess, once per process)."""
+    pytesseract = pytesseract_module()
     try:
         return frozenset(pytesseract.get_languages(config=""))
     except (pytesseract.TesseractError, OSError, RuntimeError):
@@ -62,6 +64,7 @@ def installed_languages(tesseract_cmd: str) -> frozenset[str]:
 def osd_script(image: Image.Image, timeout_seconds: int = 0) -> str | None:
     """The script Tesseract's OSD sees on `image` ("Devanagari", "Latin", ...), or None when
     OSD cannot tell (too few characters, a low script confidence, OSD not installed)."""
+    pytesseract = pytesseract_module()
     try:
         osd: dict[str, Any] = pytesseract.image_to_osd(
             image, config="--psm 0", output_type=pytesseract.Output.DICT, timeout=timeout_seconds

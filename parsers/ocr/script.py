@@ -12,6 +12,8 @@ that script when the configured languages do not.
 
 from __future__ import annotations
 
+from parsers.ocr.availability import debian_package_for
+
 #: Mean word confidence (0-100) under which a page's OCR is reported. Clean scans of the
 #: fixtures read at 85-95; `pdf-with-ocr-text.pdf`, a 1950s typescript, at 74; a Chinese
 #: page read with `eng` at 37-39.
@@ -49,15 +51,6 @@ SCRIPT_LANGUAGES: dict[str, tuple[str, ...]] = {
 
 #: Every low-confidence warning contains this, so a run's summary can name it first.
 LOW_CONFIDENCE_MARK = "OCR read at low confidence"
-
-
-def debian_package_for(language: str) -> str:
-    """The Debian/Ubuntu package that ships a Tesseract traineddata, e.g. 'hin' -> 'tesseract-ocr-hin',
-    'chi_sim' -> 'tesseract-ocr-chi-sim', 'script/Devanagari' -> 'tesseract-ocr-script-deva'."""
-    if language.lower().startswith("script/"):
-        script = language.split("/", 1)[1].lower()
-        return f"tesseract-ocr-script-{script[:4]}"
-    return "tesseract-ocr-" + language.lower().replace("_", "-")
 
 
 def low_confidence_warning(page_no: int, confidence: float | None, script: str | None, languages: str) -> str | None:

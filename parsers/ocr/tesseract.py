@@ -4,7 +4,8 @@ Entry points (the parser calls these; their signatures are a contract):
 
 - `check_ocr_available(settings)` - call once, before any work: raises
   `OcrUnavailableError` naming the Debian package to install when Tesseract or a
-  requested language pack is missing.
+  requested language pack is missing (it lives in `parsers.ocr.availability`, which a run's
+  set-up check imports without this module's dependencies).
 - `ocr_pages(pdf_path, page_numbers, settings)` - OCR the given 1-based pages,
   `settings.workers` pages at a time, and return one `OcrPageResult` per page. A page
   that cannot be rendered or read gets `error` set (the caller decides whether the
@@ -32,23 +33,27 @@ from typing import Any, Callable
 
 import numpy as np
 import pypdfium2 as pdfium
-import pytesseract
 from PIL import Image
 from pydantic import BaseModel, ConfigDict
 
 from ingest.contracts.elements import Element
-from ingest.contracts.errors import OcrError, OcrUnavailableError
+from ingest.contracts.errors import OcrError
+from parsers.ocr.availability import (
+    check_ocr_available,
+    debian_package_for,
+    pytesseract_module,
+    requested_languages,
+    tesseract_command,
+)
 from parsers.ocr.image import INK_THRESHOLD, remove_rules
 from parsers.ocr.language_retry import installed_languages, languages_with_script, osd_script, page_needs_script_check
 from parsers.ocr.layout import tesseract_data_to_elements
-from parsers.ocr.script import LOW_CONFIDENCE, debian_package_for
+from parsers.ocr.script import LOW_CONFIDENCE
 from parsers.settings import OcrSettings
 
 # pdfium (the C library under pypdfium2) must not be called from two threads at once.
 _PDFIUM_LOCK = threading.Lock()
-# (tesseract command, languages) pairs already found installed in this process: the check
-# runs at the start of a run and again per document, and each costs two subprocesses.
-_VERIFIED: set[tuple[str, str]] = set()
+__all__ = ["check_ocr_available", "debian_package_for", "ocr_pages", "requested_languages"]
 #: Largest page image sent to Tesseract (~ an A2 sheet at 300 dpi); larger pages render at lower dpi.
 MAX_PIXELS = 40_000_000
 
@@ -70,46 +75,6 @@ class OcrPageResult(BaseModel):
     #: the languages the page was finally read with, when script detection changed them
     #: (`parsers/ocr/language_retry.py`): e.g. "eng+hin+mar" for a Hindi scan under the default "eng".
     languages: str | None = None
-
-
-def requested_languages(settings: OcrSettings) -> list[str]:
-    """`settings.languages` split on '+' ('eng+hin+mar' -> ['eng', 'hin', 'mar'])."""
-    return [part.strip() for part in settings.languages.split("+") if part.strip()]
-
-
-def check_ocr_available(settings: OcrSettings) -> None:
-    """Raise `OcrUnavailableError` unless Tesseract runs and has every requested language.
-
-    Meant to be called at the start of a run, so a missing package is reported in
-    seconds rather than after an hour of parsing. Costs two short subprocess calls the
-    first time; a success is remembered for the process (the parser checks per document).
-    """
-    settings = OcrSettings.resolve(settings)
-    key = (str(pytesseract.pytesseract.tesseract_cmd), settings.languages)
-    if key in _VERIFIED:
-        return
-    languages = requested_languages(settings)
-    if not languages:
-        raise OcrUnavailableError("no OCR language given; use e.g. --ocr-lang eng or eng+hin+mar")
-    try:
-        pytesseract.get_tesseract_version()
-    except pytesseract.TesseractNotFoundError as error:
-        raise OcrUnavailableError(
-            "Tesseract is not installed or not on PATH; install it with "
-            "`apt-get install tesseract-ocr` (or run with --ocr never)"
-        ) from error
-    try:
-        installed = set(pytesseract.get_languages(config=""))
-    except Exception as error:  # a broken install: report it now, not per page
-        raise OcrUnavailableError(f"cannot list Tesseract languages: {error}") from error
-    missing = [lang for lang in languages if lang not in installed]
-    if missing:
-        packages = " ".join(debian_package_for(lang) for lang in missing)
-        raise OcrUnavailableError(
-            f"Tesseract language pack(s) not installed: {', '.join(missing)}; install with "
-            f"`apt-get install {packages}` (installed: {', '.join(sorted(installed)) or 'none'})"
-        )
-    _VERIFIED.add(key)
 
 
 def _limit_tesseract_threads() -> None:
@@ -161,6 +126,7 @@ def image_to_script(image: Image.Image, settings: OcrSettings) -> str | None:
     sees on the page image ("Han", "Latin", "Devanagari", ...); None when it cannot tell (too
     few characters, `osd` not installed, timeout): a warning then names no language rather
     than a guess."""
+    pytesseract = pytesseract_module()
     with tempfile.TemporaryDirectory(prefix="osd-") as folder:
         path = os.path.join(folder, "page.pgm")
         image.convert("L").save(path, format="PPM")
@@ -181,6 +147,7 @@ def image_to_tesseract_data(image: Image.Image, settings: OcrSettings) -> dict[s
     pytesseract's default PNG costs ~60-120 ms of CPU per page.
     """
     config = settings.tesseract_config.strip()
+    pytesseract = pytesseract_module()
     with tempfile.TemporaryDirectory(prefix="ocr-") as folder:
         path = os.path.join(folder, "page.pgm")
         image.convert("L").save(path, format="PPM")
@@ -219,7 +186,7 @@ def ocr_image(image: Image.Image, page_no: int, settings: OcrSettings, dpi: int 
     cleaned = remove_rules(image, dpi)
     result = _read_cleaned(cleaned, page_no, settings, dpi)
     if settings.detect_script and page_needs_script_check(result.confidence):
-        installed = installed_languages(str(pytesseract.pytesseract.tesseract_cmd))
+        installed = installed_languages(tesseract_command())
         # One OSD call per page: the one made for the low-confidence warning, when there was one.
         script = result.script or (osd_script(cleaned, settings.timeout_seconds) if "osd" in installed else None)
         languages = languages_with_script(settings.languages, script, installed)
@@ -251,7 +218,7 @@ def _ocr_one(pdf: pdfium.PdfDocument, page_no: int, settings: OcrSettings) -> Oc
         return OcrPageResult(page_no=page_no, error=f"cannot render page: {type(error).__name__}: {error}")
     try:
         return ocr_image(image, page_no, settings, dpi)
-    except pytesseract.TesseractError as error:
+    except pytesseract_module().TesseractError as error:
         return OcrPageResult(page_no=page_no, error=f"Tesseract failed (status {error.status}): {error.message}")
     except RuntimeError as error:  # pytesseract's timeout
         return OcrPageResult(page_no=page_no, error=f"Tesseract failed: {error} (limit {settings.timeout_seconds} s)")
@@ -275,6 +242,7 @@ def ocr_pages(
     if not page_numbers:
         return {}
     check_ocr_available(settings)
+    pytesseract_module()  # imported once here, not by the page threads at the same time
     _limit_tesseract_threads()
     path = Path(pdf_path)
     try:
