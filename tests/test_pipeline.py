@@ -250,8 +250,8 @@ def test_a_chunker_bug_fails_that_document_only_and_the_run_goes_on(folder, tmp_
 
     real_chunk_document = pipeline.chunk_document
 
-    def broken_for_rice(document, settings, counter):
-        chunks = real_chunk_document(document, settings, counter)
+    def broken_for_rice(document, settings, counter, embed_texts=None):
+        chunks = real_chunk_document(document, settings, counter, embed_texts)
         if document.source_path.endswith("rice.pdf"):  # a child pointing at another child
             chunks[-1] = chunks[-1].model_copy(update={"parent": chunks[-1].index})
         return chunks
