@@ -20,6 +20,7 @@ from typing import Any
 from PIL import Image
 
 from parsers.ocr.availability import pytesseract_module
+from parsers.ocr.script import SCRIPT_LANGUAGES  # script -> packs, shared with the warning
 
 #: A page whose mean word confidence (0-100) is below this was probably read in the wrong
 #: language: a scan in its own language scores 90-95 here, Devanagari read as `eng` ~43.
@@ -27,28 +28,6 @@ LOW_CONFIDENCE = 70.0
 #: OSD's script confidence below this is a guess (it reports ~4-12 for a clear Devanagari page
 #: and < 1 for a page with a few scattered words).
 MIN_SCRIPT_CONFIDENCE = 2.0
-
-#: Tesseract OSD script names -> language packs written in that script, most common first.
-#: A pack is used only when installed; `script/<Name>` packs cover a whole script.
-SCRIPT_LANGUAGES: dict[str, tuple[str, ...]] = {
-    "Devanagari": ("hin", "mar", "nep", "san"),
-    "Arabic": ("ara", "fas", "urd"),
-    "Bengali": ("ben", "asm"),
-    "Cyrillic": ("rus", "ukr", "bul", "srp"),
-    "Greek": ("ell",),
-    "Gujarati": ("guj",),
-    "Gurmukhi": ("pan",),
-    "Han": ("chi_sim", "chi_tra"),
-    "Hangul": ("kor",),
-    "Hebrew": ("heb",),
-    "Japanese": ("jpn",),
-    "Kannada": ("kan",),
-    "Malayalam": ("mal",),
-    "Oriya": ("ori",),
-    "Tamil": ("tam",),
-    "Telugu": ("tel",),
-    "Thai": ("tha",),
-}
 
 
 @functools.lru_cache(maxsize=4)
