@@ -168,6 +168,8 @@ def test_words_spread_as_columns_are_not_one_heading():
     heading = _line([("Segment", 341), ("Sales", 375), ("Results", 402)])
     assert not block_is_heading(labels, body_size=6.0)
     assert block_is_heading(heading, body_size=6.0)
+    tagged = _line([("Armored Ogre", 50), ("Creatures", 480)])  # a heading with a tag flush right
+    assert block_is_heading(tagged, body_size=6.0)
 
 
 def test_label_over_a_contact_is_not_a_heading():

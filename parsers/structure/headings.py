@@ -190,12 +190,13 @@ COLUMN_GAP_EM = 3.0
 
 
 def _spread_as_columns(line) -> bool:
-    """Holds two runs of text further apart than `COLUMN_GAP_EM` font sizes: a row of column
-    labels ("Consumer Health   Pharmaceutical   MedTech   Total" over a table), not one
-    heading. A heading's words are set together; only a gutter separates columns, and a
-    two-column page is already cut at its gutter into separate blocks."""
+    """Holds three or more runs of text, each further than `COLUMN_GAP_EM` font sizes from the
+    next: a row of column labels ("Consumer Health   Pharmaceutical   MedTech   Total" over a
+    table), not one heading. A heading's words are set together; two runs are allowed, as a
+    heading may carry a tag set flush right ("Armored Ogre ... Creatures", DA-619p.pdf p143)."""
     segments = sorted((s for s in line.segments if s.text.strip()), key=lambda s: s.x0)
-    return any(b.x0 - a.x1 > COLUMN_GAP_EM * max(a.size, 1.0) for a, b in zip(segments, segments[1:]))
+    gaps = sum(b.x0 - a.x1 > COLUMN_GAP_EM * max(a.size, 1.0) for a, b in zip(segments, segments[1:]))
+    return gaps >= 2
 
 
 #: A sentence end inside a text followed by more words: "filed? If yes, against whom? The friend ...".
