@@ -64,6 +64,20 @@ def _style(block: Block) -> tuple[float, bool]:
 GROUPED_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:[,\u00a0\u202f\u2009]\d{2,3})*[,\u00a0\u202f\u2009]\d{3}(?!\d)")
 #: Words above which a block ending in "." is a sentence, not a heading.
 SENTENCE_WORDS = 6
+#: A reported figure: an amount in a currency ("$1.33", "€ 2,5"), a percentage ("24.9%",
+#: "10 %") or a decimal number ("2.35"). Years and section numbers ("2.1 Scope" opens with
+#: one, but a heading holds at most one) are not counted twice.
+FIGURE = re.compile(r"[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?%|(?<![\d.])\d+\.\d+(?![\d.])")
+#: A block with more words than this and `FIGURE_SENTENCE_FIGURES` figures reports results.
+FIGURE_SENTENCE_WORDS = 8
+FIGURE_SENTENCE_FIGURES = 2
+#: Contact details: an e-mail address or a telephone number ("(732) 524-0400", "+1 732 524 0400").
+CONTACT = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|(?<![\w.])(?:\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?!\d)"
+)
+#: A note label: "Note:", "Notes:", "NB:" open a remark on a table or the text above.
+NOTE_LABEL = re.compile(r"^\s*(?:notes?|n\.?\s?b\.?)\s*:", re.IGNORECASE)
 
 
 def _mostly_non_letters(text: str) -> bool:
@@ -80,7 +94,16 @@ def heading_shape_ok(text: str) -> bool:
     - it is not a figure: letters are at least half its visible characters ("2.5 %",
       "`17,81,841 crore" fail), and it holds no amount with thousands separators
       (`GROUPED_NUMBER`): "New jobs created 2,32,822" is a key figure with its label, a
-      bold "Total 7,92,756" a data line; a heading carries years and numbering, not data.
+      bold "Total 7,92,756" a data line; a heading carries years and numbering, not data;
+    - it is not a reported result: more than `FIGURE_SENTENCE_WORDS` words holding at least
+      `FIGURE_SENTENCE_FIGURES` figures (`FIGURE`: amounts, percentages, decimals). An earnings
+      release sets its highlights in bold ("2022 Fourth-Quarter earnings per share (EPS) of
+      $1.33 decreasing 24.9% ..."): emphasised statements, not section names;
+    - it holds no contact details (`CONTACT`: an e-mail address, a telephone number): "Tesia
+      Williams media-relations@its.jnj.com" is an entry of a contact block, and as a heading
+      it headed every later page of the release;
+    - it is not a note (`NOTE_LABEL`: "Note: Percentages are based on ..."): a note remarks
+      on the table above it and opens no section. "Note 4. Leases" (numbered) stays allowed.
     """
     text = text.strip()
     if not text or len(text) > 200 or not any(c.isalpha() for c in text):
@@ -89,7 +112,11 @@ def heading_shape_ok(text: str) -> bool:
         return False
     if text.endswith(".") and len(text.split()) > SENTENCE_WORDS:
         return False
-    return not _mostly_non_letters(text) and not GROUPED_NUMBER.search(text)
+    if _mostly_non_letters(text) or GROUPED_NUMBER.search(text):
+        return False
+    if len(text.split()) > FIGURE_SENTENCE_WORDS and len(FIGURE.findall(text)) >= FIGURE_SENTENCE_FIGURES:
+        return False
+    return not CONTACT.search(text) and not NOTE_LABEL.match(text)
 
 
 def display_is_figure(block: Block) -> bool:
@@ -121,13 +148,18 @@ def set_apart_by_type(size: float, bold: float, body_size: float) -> bool:
 
 def block_is_heading(block: Block, body_size: float) -> bool:
     """Heading-shaped (`heading_shape_ok`), at most 3 lines, its display type not a figure
-    (`display_is_figure`), not several sentences (`is_prose`), and set apart by type: larger
-    than the body (<= 25 words), or numbered in bold or larger type (<= 120 characters), or
-    bold at body size (<= 120 characters, <= 2 lines)."""
+    (`display_is_figure`), not several sentences (`is_prose`), no line spread as columns
+    (`_spread_as_columns`), not a bulleted item of more than `LIST_HEADING_WORDS` words, and
+    set apart by type: larger than the body (<= 25 words), or numbered in bold or larger type
+    (<= 120 characters), or bold at body size (<= 120 characters, <= 2 lines)."""
     text = block.text.strip()
     if len(block.lines) > 3 or not heading_shape_ok(text) or display_is_figure(block) or is_prose(text):
         return False
+    if any(_spread_as_columns(line) for line in block.lines):
+        return False
     words = len(text.split())
+    if words > LIST_HEADING_WORDS and (block.kind == "list_item" or _bulleted(text)):
+        return False
     larger = block.size >= body_size + 1.0 and block.size >= 1.08 * body_size
     bold = block.bold >= 0.8 and block.size >= body_size - 0.6
     numbered = numbering_depth(text) is not None and (block.bold >= 0.5 or block.size > body_size + 0.5)
@@ -138,6 +170,33 @@ def block_is_heading(block: Block, body_size: float) -> bool:
     if bold:
         return len(text) <= 120 and len(block.lines) <= 2 and block.kind != "list_item"
     return False
+
+
+#: A bulleted heading names its topic in at most this many words; a longer bulleted item in
+#: bold or large type is a highlight ("• Company is increasing 2023 full-year guidance
+#: midpoints for adjusted operational sales ...", JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf p1).
+LIST_HEADING_WORDS = 12
+
+
+def _bulleted(text: str) -> bool:
+    """Opens with a bullet glyph ("•", "-", "▪"), not with numbering ("1.", "(a)"): numbered
+    headings are common, bulleted statements are list items."""
+    marker, _ = split_marker(text)
+    return marker is not None and not marker[0].isalnum() and not marker.startswith("(")
+
+
+#: Words of one line further apart than this many font sizes stand in separate columns.
+COLUMN_GAP_EM = 3.0
+
+
+def _spread_as_columns(line) -> bool:
+    """Holds three or more runs of text, each further than `COLUMN_GAP_EM` font sizes from the
+    next: a row of column labels ("Consumer Health   Pharmaceutical   MedTech   Total" over a
+    table), not one heading. A heading's words are set together; two runs are allowed, as a
+    heading may carry a tag set flush right ("Armored Ogre ... Creatures", DA-619p.pdf p143)."""
+    segments = sorted((s for s in line.segments if s.text.strip()), key=lambda s: s.x0)
+    gaps = sum(b.x0 - a.x1 > COLUMN_GAP_EM * max(a.size, 1.0) for a, b in zip(segments, segments[1:]))
+    return gaps >= 2
 
 
 #: A sentence end inside a text followed by more words: "filed? If yes, against whom? The friend ...".
@@ -183,7 +242,11 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
     - "attribution": it signs the passage directly above it: it opens with a dash ("— Mahatma
       Gandhi"), or it is a short line set smaller than that passage and closer to it than one
       of the passage's lines (reliance.pdf p2: the 8.5 pt bold "Shri Dhirubhai H. Ambani" under
-      a 12 pt quote). A heading stands apart from what comes before it.
+      a 12 pt quote). A heading stands apart from what comes before it;
+    - "contact label": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a block
+      holding contact details (`CONTACT`): "Investor Contacts:" over "Jessica Moore
+      RA-JJCUS-InvestorRel@ITS.JNJ.com" labels whom to call; as a heading it stayed open over
+      the 17 pages of tables after it (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf p7).
     """
     text = block.text.strip()
     height = max(block.lines[0].height, 1.0)
@@ -217,6 +280,13 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
         and _is_numbers(following.text)
     ):
         return "column header"
+    if (
+        following is not None
+        and _gap(block, following) < COLUMN_HEADER_GAP * height
+        and _across(block, following)
+        and CONTACT.search(following.text)
+    ):
+        return "contact label"
     return None
 
 

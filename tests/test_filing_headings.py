@@ -1,0 +1,180 @@
+"""Heading precision on SEC filings and earnings releases (parsers/structure/headings.py).
+
+An earnings release sets its highlights in bold, lists contacts in bold-labelled blocks and
+labels table columns in large type; each of these became a heading, and a heading stays in
+the heading path of every chunk after it until one of its level or higher follows. Checked
+on the FinanceBench filings themselves, and on hand-built blocks for the pure rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import BENCH
+
+from ingest.contracts.elements import ElementType
+from parsers.pdf import parse_pdf
+from parsers.structure.headings import block_is_heading, context_rejects_heading, heading_shape_ok
+from parsers.textlayer.blocks import Block, Line
+from parsers.textlayer.chars import Segment
+
+FILINGS = BENCH / "financebench-dev"
+
+
+def _parsed(name: str):
+    path = Path(FILINGS / name)
+    if not path.exists():
+        pytest.skip(f"{name} not in {FILINGS}")
+    return parse_pdf(path, None)
+
+
+@pytest.fixture(scope="module")
+def jnj_q4():
+    return _parsed("JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf")
+
+
+@pytest.fixture(scope="module")
+def jnj_q2():
+    return _parsed("JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf")
+
+
+@pytest.fixture(scope="module")
+def general_mills():
+    return _parsed("GENERALMILLS_2020_10K.pdf")
+
+
+def _headings(document) -> list[tuple[int, int | None, str]]:
+    return [(e.page, e.heading_level, e.text) for e in document.elements if e.type == ElementType.title]
+
+
+def _heading_texts(document) -> list[str]:
+    return [text for _, _, text in _headings(document)]
+
+
+def _path_of_page(document, page: int) -> list[str]:
+    """The heading path open at the start of `page`, built as the chunker does (a level ->
+    heading map, deeper levels dropped at each heading)."""
+    open_by_level: dict[int, str] = {}
+    for e in document.elements:
+        if e.page >= page:
+            break
+        if e.type == ElementType.title and e.heading_level is not None:
+            open_by_level = {k: v for k, v in open_by_level.items() if k < e.heading_level}
+            open_by_level[e.heading_level] = e.text
+    return [open_by_level[k] for k in sorted(open_by_level)]
+
+
+# Reported results in bold are not headings, and not the document title.
+
+
+def test_bold_result_statements_are_not_headings_or_the_title(jnj_q4):
+    texts = _heading_texts(jnj_q4)
+    assert not [t for t in texts if "earnings per share (EPS)" in t]
+    assert not [t for t in texts if t.startswith("Company guides 2023")]
+    assert "OVERALL FINANCIAL RESULTS" in texts
+    assert jnj_q4.title is None or "EPS" not in jnj_q4.title
+
+
+def test_long_bulleted_highlight_is_not_a_heading(jnj_q2):
+    assert not [t for t in _heading_texts(jnj_q2) if t.startswith("Company is increasing 2023")]
+    assert "OVERALL FINANCIAL RESULTS" in _heading_texts(jnj_q2)
+
+
+def test_result_sentence_shape():
+    assert not heading_shape_ok(
+        "2022 Full-Year earnings per share (EPS) of $6.73 decreasing 13.8% and adjusted EPS of $10.15"
+    )
+    assert heading_shape_ok("FULL-YEAR 2023 GUIDANCE:")
+    assert heading_shape_ok("Item 7. Management's Discussion and Analysis")
+    assert heading_shape_ok("2.1 Revenue grew 5%")  # a short heading with one figure
+
+
+# Contact blocks: neither the names with addresses nor their labels are headings.
+
+
+def test_contact_block_is_not_a_heading(jnj_q4):
+    texts = _heading_texts(jnj_q4)
+    assert not [t for t in texts if "@" in t]
+    assert "Press Contacts:" not in texts and "Investor Contacts:" not in texts
+
+
+def test_tables_after_the_contacts_are_not_under_them(jnj_q4):
+    for page in (8, 15, 24):
+        assert not [h for h in _path_of_page(jnj_q4, page) if "Contact" in h or "@" in h], page
+
+
+def test_telephone_line_is_not_a_heading(general_mills):
+    assert not [t for t in _heading_texts(general_mills) if "764-7600" in t]
+
+
+def test_contact_shape():
+    assert not heading_shape_ok("Jessica Moore RA-JJCUS-InvestorRel@ITS.JNJ.com")
+    assert not heading_shape_ok("(763) 764-7600 (Registrant's telephone number, including area code)")
+    assert heading_shape_ok("Investor Relations")
+
+
+# Notes and column labels of tables.
+
+
+def test_table_notes_are_not_headings(jnj_q4, jnj_q2, general_mills):
+    for document in (jnj_q4, jnj_q2, general_mills):
+        assert not [t for t in _heading_texts(document) if t.lower().startswith(("note:", "notes:"))]
+
+
+def test_note_shape():
+    assert not heading_shape_ok("Note: Percentages are based on actual, non-rounded figures and may not sum")
+    assert not heading_shape_ok("Notes:")
+    assert heading_shape_ok("Note 4. Leases")
+    assert heading_shape_ok("NOTE TO INVESTORS CONCERNING FORWARD-LOOKING STATEMENTS:")
+
+
+def test_column_labels_over_a_table_are_not_headings(jnj_q4, jnj_q2):
+    for document in (jnj_q4, jnj_q2):
+        assert "Consumer Health Pharmaceutical MedTech Total" not in _heading_texts(document)
+
+
+def _line(runs: list[tuple[str, float]], size: float = 8.4, bold: float = 1.0, top: float = 100.0) -> Block:
+    """One line of (text, x0) runs, each as wide as its text in `size` type."""
+    segments = [
+        Segment(
+            text=t,
+            x0=x,
+            top=top,
+            x1=x + 0.5 * size * len(t),
+            bottom=top + size,
+            size=size,
+            bold=bold,
+            font="F",
+            chars=len(t),
+        )
+        for t, x in runs
+    ]
+    line = Line(
+        segments=segments,
+        x0=segments[0].x0,
+        top=top,
+        x1=segments[-1].x1,
+        bottom=top + size,
+        size=size,
+        bold=bold,
+        text=" ".join(t for t, _ in runs),
+    )
+    return Block([line])
+
+
+def test_words_spread_as_columns_are_not_one_heading():
+    labels = _line([("Consumer Health", 341), ("Pharmaceutical", 458), ("MedTech", 585), ("Total", 682)])
+    heading = _line([("Segment", 341), ("Sales", 375), ("Results", 402)])
+    assert not block_is_heading(labels, body_size=6.0)
+    assert block_is_heading(heading, body_size=6.0)
+    tagged = _line([("Armored Ogre", 50), ("Creatures", 480)])  # a heading with a tag flush right
+    assert block_is_heading(tagged, body_size=6.0)
+
+
+def test_label_over_a_contact_is_not_a_heading():
+    label = _line([("Investor Contacts:", 220)], size=10.6, top=510)
+    contact = _line([("Jessica Moore RA-JJCUS-InvestorRel@ITS.JNJ.com", 220)], size=10.6, bold=0.0, top=530)
+    other = _line([("Our results were strong this quarter.", 220)], size=10.6, bold=0.0, top=530)
+    assert context_rejects_heading(None, label, contact) == "contact label"
+    assert context_rejects_heading(None, label, other) is None
