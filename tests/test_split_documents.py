@@ -115,3 +115,38 @@ def test_the_assembly_runs_under_what_is_left_of_the_documents_time_limit():
     timed_out = TaskResult(value=Failure(stage="chunk", message=timeout_message(job.settings.timeout)), seconds=40.0)
     result = _as_document_result(document, timed_out, settings)
     assert result.value == Failure(stage="chunk", message=timeout_message(60.0)) and result.seconds >= 20.0
+
+
+@pytest.mark.parametrize("mode", ["auto", "never"])
+def test_a_document_parsed_from_page_ranges_reports_each_page_once(mode):
+    """The range reads report nothing; parsing from the pages read reports every page once, in
+    order (mixed.pdf's scanned page 2 counts when OCR has read it, in "auto")."""
+    path = FIXTURES / "mixed.pdf"
+    settings = ParseSettings.resolve({"ocr": {"mode": mode}})
+    parts = [read_page_range_of_file(path, settings, first, stop) for first, stop in page_ranges(3, 2)]
+    calls: list = []
+    parse_pdf(path, settings, pages_read=pages_read_in_order(parts), on_page=lambda *call: calls.append(call))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
+@pytest.mark.slow
+def test_a_split_document_reports_its_pages_through_the_progress_channel(tmp_path):
+    from ingest.pipeline.batch import run_pipeline
+
+    path = FIXTURES / "crop_manual.pdf"
+    import pypdfium2
+
+    pages = len(pypdfium2.PdfDocument(path))
+    events: list = []
+    summary = run_pipeline(
+        [str(path)],
+        {"parse": {"ocr": {"mode": "never"}}, "workers": 2, "split_pages": 2},
+        db=str(tmp_path / "split.db"),
+        observer=lambda event, value: events.append((event, value)),
+    )
+    assert summary.counts["new"] == 1 and not summary.failed
+    reports = [value for event, value in events if event == "pages"]
+    assert [event for event, _ in events if event in ("pages", "item")][-1] == "item"
+    assert {report.total for report in reports} == {pages} and pages > 2
+    done = [report.done for report in reports]
+    assert done[0] == 1 and done[-1] == pages and done == sorted(set(done))
