@@ -3,7 +3,8 @@
 The stage reads as its passes:
 
 1. open the PDF with pypdfium2 (errors named: encrypted, empty, not a PDF, damaged);
-2. per page (`textlayer.layout.pdfium_page_to_layout`): characters -> segments, drawing
+2. per page (`parsers.pages`, `textlayer.layout.pdfium_page_to_layout`; a long document's
+   pages may come read as ranges in parallel): characters -> segments, drawing
    facts, ruled tables (pdfplumber's algorithm on pypdfium2 edges, `tables.ruled`) only on
    pages that draw rulings; a page that fails is recorded in `PageInfo.error` and skipped.
    A page whose pdfium text is sparse while it draws many more text objects than pdfium
@@ -42,7 +43,8 @@ from typing import Callable
 from ingest.contracts.elements import Document, Element, ElementType, PageInfo, TextSource
 from ingest.contracts.errors import OcrError, ParseError
 from ingest.contracts.files import file_sha256
-from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, assess_text_layer, goes_to_ocr, pages_needing_ocr
+from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, goes_to_ocr, pages_needing_ocr
+from parsers.pages import PagesRead, read_page_range
 from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
 from parsers.settings import ParseSettings
 from parsers.structure.elements import blocks_to_elements
@@ -58,14 +60,8 @@ from parsers.structure.paragraph_continuation import merge_continued_paragraphs
 from parsers.structure.table_continuation import merge_continued_tables
 from parsers.textlayer.blocks import Block
 from parsers.textlayer.conservation import pages_to_conserved, pages_to_loss_warnings
-from parsers.textlayer.layout import PageLayout, layout_to_blocks, pdfium_page_to_layout
-from parsers.textlayer.pdfminer_fallback import (
-    LOST_TEXT_OBJECT_SLACK,
-    PdfminerFallback,
-    count_text_objects,
-    is_sparse,
-    lost_text,
-)
+from parsers.textlayer.layout import PageLayout, layout_to_blocks
+from parsers.textlayer.pdfminer_fallback import PdfminerFallback
 
 #: `on_page(pages done, pages total)`: see `PageCounter`. It runs inside the parse and must not
 #: raise (an exception from it fails the document like any other parse error).
@@ -101,6 +97,7 @@ def parse_pdf(
     *,
     sha256: str | None = None,
     on_page: PageHook | None = None,
+    pages_read: PagesRead | None = None,
 ) -> Document:
     """Parse one PDF. Raises `ParseError` (file named, cause and remedy stated) when the
     file cannot be opened or every page fails; `OcrUnavailableError` when pages need OCR
@@ -112,7 +109,12 @@ def parse_pdf(
     It becomes `Document.content_sha256` as given (not checked against the file).
 
     `on_page(pages done, pages total)`: progress, once per page (see `PageCounter`); not
-    called by the "unstructured" backend."""
+    called by the "unstructured" backend. With `pages_read`, the text pages are reported when
+    this runs (all at once, before OCR), not while the parts were read.
+
+    `pages_read`: every page already read (`parsers.pages`, e.g. as ranges in parallel worker
+    processes and put back in order), so only the document-wide passes run here; the result is
+    the same as without it. Ignored unless it covers exactly the document's pages."""
     settings = ParseSettings.resolve(settings)
     path = Path(path)
     if settings.backend == "unstructured":
@@ -124,7 +126,9 @@ def parse_pdf(
 
         check_ocr_available(settings.ocr)  # before any work: a missing Tesseract is a setup error
     counter = PageCounter(on_page, settings.ocr.mode) if on_page is not None else None
-    layouts, info, outline, warnings = read_pages(path, settings, counter.text_page_read if counter else None)
+    layouts, info, outline, warnings = read_pages(
+        path, settings, counter.text_page_read if counter else None, pages_read
+    )
     pages = [layout_to_page_info(layout) for layout in layouts]
     ocr_wanted = pages_needing_ocr(layouts, pages, settings.ocr.mode)
     for layout in layouts:
@@ -194,13 +198,19 @@ def heading_shaped_blocks(blocks: list[tuple[int, Block]], em: float) -> list[tu
 
 
 def read_pages(
-    path: Path, settings: ParseSettings, on_read: Callable[[PageLayout, int], None] | None = None
+    path: Path,
+    settings: ParseSettings,
+    on_read: Callable[[PageLayout, int], None] | None = None,
+    pages_read: PagesRead | None = None,
 ) -> tuple[list[PageLayout], dict, list, list[str]]:
-    """One pass over every page with pypdfium2; pages are closed as soon as they are read.
-    `on_read(layout, page count)` after each page (its `text` still there for routing)."""
+    """The document's info and outline, and every page read (`parsers.pages`): `pages_read` when
+    given (read elsewhere, e.g. as ranges in worker processes) and it covers every page, else
+    one pass over the pages here. Warnings: info and outline first, then the pages'.
+    `on_read(layout, page count)` once per page, in page order (its `text` still there for
+    routing): as each page is read in the pass here, or, for `pages_read`, here for all of them
+    at once (the parts of a split document report their pages when the document is assembled)."""
     document = open_pdfium(path)
     fallback = PdfminerFallback(path)  # opens pdfplumber only if a page needs it
-    layouts: list[PageLayout] = []
     warnings: list[str] = []
     try:
         try:
@@ -213,57 +223,15 @@ def read_pages(
         except Exception as error:  # noqa: BLE001 - levels then come from type styles alone
             outline = []
             warnings.append(f"outline unreadable, ignored ({type(error).__name__}: {error})")
-        for index in range(len(document)):
-            try:
-                layout = pdfium_page_to_layout(document, index, settings.detect_tables)
-            except Exception as error:  # noqa: BLE001 - recorded per page, fatal only when all fail
-                layout = PageLayout(
-                    page_no=index + 1, width=0.0, height=0.0, error=f"page unreadable: {type(error).__name__}: {error}"
-                )
-                warnings.append(f"page {index + 1}: {layout.error}")
-            if is_sparse(layout):
-                layout = pdfminer_if_text_lost(document, index, layout, fallback, settings, warnings)
-            warnings.extend(layout.warnings)
-            layouts.append(layout)
-            if on_read is not None:
+        if pages_read is None or pages_read.first != 0 or pages_read.stop != len(document):
+            pages_read = read_page_range(document, fallback, 0, len(document), settings, on_read)
+        elif on_read is not None:
+            for layout in pages_read.layouts:
                 on_read(layout, len(document))
     finally:
         fallback.close()
         document.close()
-    return layouts, info, outline, warnings
-
-
-def pdfminer_if_text_lost(
-    document, index: int, layout: PageLayout, fallback: PdfminerFallback, settings: ParseSettings, warnings: list[str]
-) -> PageLayout:
-    """The page re-read with pdfminer when pdfium clearly lost its text (see `textlayer.pdfminer_fallback`);
-    the pdfminer layout is kept only when its text is usable and clearly richer."""
-    page = document[index]
-    try:
-        objects = count_text_objects(page)
-    finally:
-        page.close()
-    if not lost_text(objects, layout.text):
-        return layout
-    try:
-        candidate = fallback.relayout(document, index, layout, settings.detect_tables)
-    except Exception as error:  # noqa: BLE001 - the pdfium text stays; the page may still go to OCR
-        warnings.append(
-            f"page {layout.page_no}: pdfminer fallback failed, pdfium text kept ({type(error).__name__}: {error})"
-        )
-        return layout
-    before = sum(1 for c in layout.text if not c.isspace())
-    after = sum(1 for c in candidate.text if not c.isspace())
-    verdict = assess_text_layer(
-        candidate.text, candidate.width, candidate.height, candidate.image_area_ratio, candidate.invisible_text_share
-    )
-    if not verdict.usable or after < 1.5 * before + LOST_TEXT_OBJECT_SLACK:
-        return layout
-    warnings.append(
-        f"page {layout.page_no}: text layer read with pdfminer (pdfium read {before} glyphs "
-        f"from {objects} text objects, pdfminer {after})"
-    )
-    return candidate
+    return pages_read.layouts, info, outline, warnings + pages_read.warnings
 
 
 def layout_to_page_info(layout: PageLayout) -> PageInfo:

@@ -81,7 +81,7 @@ def test_unexpected_exception_becomes_a_failure_naming_the_stage(monkeypatch):
     monkeypatch.setattr("ingest.pipeline.document.chunk_document", broken_chunker)
     monkeypatch.setattr(
         "ingest.pipeline.document.parse_pdf",
-        lambda path, settings, sha256=None, on_page=None: __import__(
+        lambda path, settings, sha256=None, on_page=None, pages_read=None: __import__(
             "ingest.contracts.elements", fromlist=["Document"]
         ).Document(source_path=path, content_sha256="", size_bytes=0, page_count=0),
     )
@@ -89,13 +89,13 @@ def test_unexpected_exception_becomes_a_failure_naming_the_stage(monkeypatch):
     assert result.value == Failure(stage="chunk", message="ZeroDivisionError: bug")
 
 
-def _empty_document(path, settings=None, sha256=None, on_page=None):
+def _empty_document(path, settings=None, sha256=None, on_page=None, pages_read=None):
     from ingest.contracts.elements import Document
 
     return Document(source_path=path, content_sha256=sha256 or "", size_bytes=0, page_count=0)
 
 
-def _sleep_in_ocr(path, settings=None, sha256=None, on_page=None):
+def _sleep_in_ocr(path, settings=None, sha256=None, on_page=None, pages_read=None):
     """A parse whose OCR hangs: the real `ocr_pages` with its per-page worker replaced."""
     import parsers.ocr.tesseract
 
@@ -126,7 +126,7 @@ def test_soft_time_limit_names_the_stage_that_was_running(monkeypatch, running):
 
 
 def test_a_parser_catching_every_exception_cannot_swallow_the_time_limit(monkeypatch):
-    def parse_that_records_page_errors(path, settings=None, sha256=None, on_page=None):
+    def parse_that_records_page_errors(path, settings=None, sha256=None, on_page=None, pages_read=None):
         try:
             time.sleep(30)
         except Exception:  # noqa: BLE001 - as parsers do to record one bad page and go on

@@ -22,6 +22,7 @@ from ingest.pipeline.discover import Classified, check_input_paths, classify
 from ingest.pipeline.enrich import check_languages
 from ingest.pipeline.processed import ProcessedDocument
 from ingest.pipeline.settings import PIPELINE_VERSION, PipelineSettings
+from ingest.pipeline.split import execute_splitting
 from ingest.pipeline.workers import Failure, Job, TaskResult, execute
 from storage import DEFAULT_DB, Database, document_rows, open_database
 from storage.runs import add_run_item, finish_run, run_lock
@@ -85,7 +86,7 @@ def check_ocr(settings: PipelineSettings) -> None:
 
 def stored_settings(settings: PipelineSettings) -> dict:
     """Settings kept with each document: enough to reprocess it the same way (rules included)."""
-    return settings.model_dump(mode="json", exclude={"workers", "timeout", "memory_limit_mb", "store"})
+    return settings.model_dump(mode="json", exclude={"workers", "timeout", "memory_limit_mb", "split_pages", "store"})
 
 
 def run_info(settings: PipelineSettings, run_id: int) -> DocumentInfo:
@@ -317,8 +318,9 @@ def run_pipeline(
 
 
 def _executor(name: str, ray_address: str | None) -> Callable[..., Iterator[tuple[Classified, TaskResult]]]:
-    """`execute` (the process pool), or Ray's counterpart, imported only when asked for. Both
-    are called as (jobs, tags, settings, on_pages=...)."""
+    """`execute_splitting` (the process pool; long documents read as page ranges by every worker),
+    or Ray's counterpart, imported only when asked for. Both are called as (jobs, tags, settings,
+    on_pages=...)."""
     if name == "ray":
         from ingest.pipeline.ray_executor import execute_ray
 
@@ -327,7 +329,7 @@ def _executor(name: str, ray_address: str | None) -> Callable[..., Iterator[tupl
         )
     if name != "process":
         raise ValueError(f"unknown executor {name!r}: process or ray")
-    return execute
+    return execute_splitting
 
 
 def check_setup(settings: PipelineSettings) -> None:

@@ -2,24 +2,32 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ingest.chunker import chunk_document
 from ingest.contracts.errors import IngestError, SoftTimeout
 from ingest.pipeline.enrich import chunks_with_language, document_metadata, document_title
-from ingest.pipeline.processed import ProcessedDocument
+from ingest.pipeline.processed import PageCount, ProcessedDocument
 from ingest.pipeline.settings import PipelineSettings
 from ingest.pipeline.surrogates import replace_surrogates
 from ingest.tokens import tiktoken_counter
+from parsers.pages import PagesRead, read_page_range_of_file
 from parsers.pdf import PageHook, parse_pdf
 
 
 def process_document(
-    path: str, settings: PipelineSettings, sha256: str | None = None, on_page: PageHook | None = None
+    path: str,
+    settings: PipelineSettings,
+    sha256: str | None = None,
+    on_page: PageHook | None = None,
+    pages_read: PagesRead | None = None,
 ) -> ProcessedDocument:
     """parse -> chunk -> enrich for one PDF. Raises IngestError naming the stage that failed.
     `sha256`: the file's hash from discover (the parser then does not read the file for it).
-    `on_page(pages done, pages total)`: the parser's page progress (`parsers.pdf.PageCounter`)."""
+    `on_page(pages done, pages total)`: the parser's page progress (`parsers.pdf.PageCounter`).
+    `pages_read`: every page already read (`parsers.pages`), for a document read as ranges."""
     with stage("parse", path):
-        document = parse_pdf(path, settings.parse, sha256=sha256, on_page=on_page)
+        document = parse_pdf(path, settings.parse, sha256=sha256, on_page=on_page, pages_read=pages_read)
     with stage("enrich", path):
         metadata = document_metadata(document, settings.enrich)
     with stage("chunk", path):
@@ -32,6 +40,46 @@ def process_document(
         document=document, chunks=chunks, metadata=metadata, title=document_title(document, metadata)
     )
     return replace_surrogates(processed)
+
+
+def process_part(
+    path: str,
+    settings: PipelineSettings,
+    sha256: str | None,
+    split_above: int,
+    pages: tuple[int, int] | None,
+    pages_read: PagesRead | None,
+    on_page: PageHook | None = None,
+) -> PageCount | PagesRead | ProcessedDocument:
+    """One task of a document that may be split (`ingest.pipeline.split`), by what the job asks:
+    pages [first, stop) read (`pages`); the document processed from its pages read (`pages_read`);
+    or, with `split_above`, `PageCount` when it has more pages than that, else the whole document
+    processed here. Raises IngestError naming the stage that failed, as `process_document` does.
+    `on_page`: page progress, as for `process_document`; a range read reports nothing, the
+    assembly (`pages_read`) reports every page once (the text pages as it starts, OCR'd pages
+    as OCR reads them), so a split document's bar waits for its parts, then moves."""
+    if pages is not None:
+        with stage("parse", path):
+            return read_page_range_of_file(path, settings.parse, *pages)
+    if split_above and pages_read is None:
+        count = page_count(path)
+        if count is not None and count > split_above:
+            return PageCount(count)
+    return process_document(path, settings, sha256, on_page=on_page, pages_read=pages_read)
+
+
+def page_count(path: str) -> int | None:
+    """How many pages the PDF has; None when pdfium cannot open it (processing it says why)."""
+    from parsers.pdf_info import open_pdfium
+
+    try:
+        document = open_pdfium(Path(path))
+    except IngestError:
+        return None
+    try:
+        return len(document)
+    finally:
+        document.close()
 
 
 class stage:

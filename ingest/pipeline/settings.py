@@ -7,6 +7,7 @@ Example config (TOML):
 
     workers = 2            # worker processes; 0 = parse in this process (debugging)
     timeout = 300          # seconds per document before its worker is killed
+    split_pages = 100      # a document over this many pages is read as page ranges on every worker
 
     [parse.ocr]
     mode = "auto"          # auto | always | never
@@ -97,6 +98,11 @@ class StoreSettings(StageSettings):
     db: str = Field(default="ingest.db", description="database file path or SQLAlchemy URL")
 
 
+#: Default `split_pages`. Below it the parts' overhead (each worker opens the file; the pages read
+#: travel to the main process and on to the worker that assembles them) outweighs the gain.
+SPLIT_PAGES = 100
+
+
 class PipelineSettings(StageSettings):
     parse: ParseSettings = ParseSettings()
     chunk: ChunkSettings = ChunkSettings()
@@ -118,6 +124,12 @@ class PipelineSettings(StageSettings):
         description="address space one worker process may use, in MiB (RLIMIT_AS); None = 80% of RAM shared "
         "by the workers, at least 2048; 0 = no cap. A document over it fails with `[parse] memory limit "
         "exceeded` and the run goes on. Not applied with workers = 0 (in-process)",
+    )
+    split_pages: int = Field(
+        default=SPLIT_PAGES,
+        ge=0,
+        description="a document of more pages than this is read as page ranges by all the workers at once, "
+        "then assembled (same output); only with 2 or more workers; 0 = never split",
     )
 
     @property

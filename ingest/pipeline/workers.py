@@ -106,11 +106,16 @@ def _on_alarm(_signum, _frame):
 
 
 class Job(NamedTuple):
-    """One document for `run_task`."""
+    """One document for `run_task` (or one part of a long one: `ingest.pipeline.split`)."""
 
     path: str
     sha256: str | None = None  # hex SHA-256 from discover, so the worker does not hash the file again
     settings: PipelineSettings | None = None  # this document's own (pinned) settings, else the run's
+    # Split documents (`ingest.pipeline.split`): answer `PageCount` instead of processing a document
+    # of more pages than this (0 = never); read only pages [first, stop); parse from pages read.
+    split_above: int = 0
+    pages: tuple[int, int] | None = None
+    pages_read: Any = None  # parsers.pages.PagesRead
 
 
 def memory_message(limit_mb: int) -> str:
@@ -154,18 +159,24 @@ def _exit_when_orphaned(parent_pid: int, parent_start: str | None) -> None:
 def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     """process_document with the soft time limit; every exception becomes a Failure.
     `job`: a Job, or just the path (the file is then hashed by the parser)."""
-    from ingest.pipeline.document import process_document
+    from ingest.pipeline.document import process_document, process_part
     from ingest.pipeline.progress import reporter_for
     from parsers.pdf_info import reset_pdfium
 
-    path, sha256, own = (job, None, None) if isinstance(job, str) else job
-    settings = own or settings
+    job = Job(job) if isinstance(job, str) else job
+    path, sha256, settings = job.path, job.sha256, job.settings or settings
     started = time.monotonic()
     reset_pdfium()  # no pdfium state from the worker's previous document (same chunks alone or in a batch)
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
     try:
-        value: Any = process_document(path, settings, sha256=sha256, on_page=reporter_for(path))
+        on_page = reporter_for(path)
+        if job.split_above or job.pages or job.pages_read:  # a long document's parts (pipeline/split.py)
+            value: Any = process_part(
+                path, settings, sha256, job.split_above, job.pages, job.pages_read, on_page=on_page
+            )
+        else:
+            value = process_document(path, settings, sha256=sha256, on_page=on_page)
     except SoftTimeout as timeout:
         value = Failure(stage=timeout.stage or "parse", message=timeout_message(settings.timeout))
     except IngestError as error:
@@ -241,6 +252,7 @@ def execute(
     settings: PipelineSettings,
     task: Callable[[J, PipelineSettings], TaskResult] = run_task,
     on_pages: ProgressCallback | None = None,
+    queue: deque[tuple[J, T]] | None = None,
 ) -> Iterator[tuple[T, TaskResult]]:
     """Yield (tag, result) for every job, in completion order. Never raises for a document's failure.
 
@@ -248,6 +260,8 @@ def execute(
     workers) and picklable jobs (`run_task` takes a `Job` or a path); tests pass their own.
     `on_pages(PageProgress)`: page progress of the documents in flight, called in this thread
     (throttled, best effort; see `ingest.pipeline.progress`); None = none sent.
+    `queue`: where the jobs wait; the caller may add (job, tag) pairs to it between results
+    (the parts of a split document, `ingest.pipeline.split`). Not used with `workers = 0`.
     """
     if settings.worker_count == 0:
         for job, tag in zip(jobs, tags):
@@ -257,7 +271,7 @@ def execute(
         return
     progress = ProgressChannel(_context(), on_pages) if on_pages is not None else None
     try:
-        yield from _execute_in_pool(jobs, tags, settings, task, progress)
+        yield from _execute_in_pool(jobs, tags, settings, task, progress, queue)
     finally:
         if progress is not None:
             progress.close()
@@ -269,11 +283,13 @@ def _execute_in_pool(
     settings: PipelineSettings,
     task: Callable[[J, PipelineSettings], TaskResult],
     progress: ProgressChannel | None,
+    queue: deque[tuple[J, T]] | None = None,
 ) -> Iterator[tuple[T, TaskResult]]:
     """`execute` with `settings.worker_count` worker processes."""
     workers = settings.worker_count
     limit = settings.timeout + hard_grace(settings.timeout)
-    pending: deque[tuple[J, T]] = deque(zip(jobs, tags))
+    pending: deque[tuple[J, T]] = deque() if queue is None else queue
+    pending.extend(zip(jobs, tags))
     suspects: deque[tuple[J, T]] = deque()  # were in flight when a worker died: run alone
     in_flight: dict[Future, tuple[J, T, float, bool]] = {}
     memory = settings.worker_memory_limit_mb
