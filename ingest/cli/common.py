@@ -9,7 +9,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import typer
 from rich.console import Console
@@ -25,10 +25,6 @@ from ingest.contracts.errors import (
     RunLockedError,
     StorageError,
 )
-
-if TYPE_CHECKING:
-    pass
-
 
 EXIT_OK, EXIT_FAILED_DOCUMENTS, EXIT_USAGE, EXIT_LOCKED, EXIT_DATABASE, EXIT_NOT_FOUND, EXIT_QUERY = 0, 1, 2, 3, 4, 5, 6
 

@@ -5,12 +5,9 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import typer
-
-if TYPE_CHECKING:
-    pass
 
 from ingest.cli.common import (
     DbOption,

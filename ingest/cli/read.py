@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import typer
-
-if TYPE_CHECKING:
-    pass
 
 from ingest.cli.common import (
     EXIT_USAGE,
