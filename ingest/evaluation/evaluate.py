@@ -343,9 +343,9 @@ def _sentence_embedder(model: str | None) -> EmbedTexts:
 
 
 def _token_embedder(model: str | None) -> TokenEmbedder:
-    from ingest.integrations.embed import DEFAULT_MODEL, Embedder, model_spec
+    from ingest.integrations.embed import DEFAULT_MODEL, shared_embedder
 
-    return Embedder(model_spec(model or DEFAULT_MODEL))
+    return shared_embedder(model or DEFAULT_MODEL)
 
 
 def _to_retrieved(key: str, doc_id: str, chunk: Chunk, parent: Chunk | None) -> Retrieved:

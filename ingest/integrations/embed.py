@@ -282,16 +282,20 @@ def _late_vectors(database, document_id: str, embedder: Embedder):
     return child_chunk_ids(database, document_id), late.vectors, tokens, cut
 
 
+@lru_cache(maxsize=2)
+def shared_embedder(model: str = DEFAULT_MODEL) -> Embedder:
+    """The loaded `model`, once per process: `ingest eval` embeds questions, children, sentences
+    (semantic) and token vectors (late) with one model, and a pipeline worker loads it once."""
+    return Embedder(model_spec(model))
+
+
 def question_embedder(model: str = DEFAULT_MODEL) -> Callable[[str], list[float]]:
     """A function embedding one question with `model`; the model is loaded on the first call only,
     so a search that fails earlier (no vectors stored) never pays for loading it."""
-    spec = model_spec(model)
-    loaded: list[Embedder] = []
+    model_spec(model)  # an unknown name fails here, not at the first question
 
     def embed_question(question: str) -> list[float]:
-        if not loaded:
-            loaded.append(Embedder(spec))
-        return loaded[0].encode([question]).vectors[0]
+        return shared_embedder(model).encode([question]).vectors[0]
 
     return embed_question
 
@@ -299,45 +303,33 @@ def question_embedder(model: str = DEFAULT_MODEL) -> Callable[[str], list[float]
 def sentence_embedder(model: str = DEFAULT_MODEL, batch: int = 64) -> Callable[[Sequence[str]], list[list[float]]]:
     """A function embedding texts with `model` and keeping nothing (the semantic strategy embeds
     every sentence once; caching them all would hold ~10 kB per sentence). The model is loaded
-    on first need; texts are sorted by length inside the call so batches pad little."""
-    spec = model_spec(model)
-    loaded: list[Embedder] = []
+    on first need (`shared_embedder`); texts are sorted by length inside the call so batches pad little."""
+    model_spec(model)
 
     def embed_sentences(texts: Sequence[str]) -> list[list[float]]:
-        if texts and not loaded:
-            loaded.append(Embedder(spec))
         order = sorted(range(len(texts)), key=lambda position: len(texts[position]))
         vectors: list[list[float]] = [[] for _ in texts]
         for at in range(0, len(order), batch):
             part = order[at : at + batch]
-            for position, vector in zip(part, loaded[0].encode([texts[p] for p in part]).vectors):
+            for position, vector in zip(part, shared_embedder(model).encode([texts[p] for p in part]).vectors):
                 vectors[position] = vector
         return vectors
 
     return embed_sentences
 
 
-@lru_cache(maxsize=2)
-def shared_sentence_embedder(model: str = DEFAULT_MODEL) -> Callable[[Sequence[str]], list[list[float]]]:
-    """One `sentence_embedder` per process and model: a pipeline worker loads the model once."""
-    return sentence_embedder(model)
-
-
 def texts_embedder(model: str = DEFAULT_MODEL, known: dict[str, list[float]] | None = None, batch: int = 32):
     """A function embedding a list of texts with `model` (unit vectors, in order). Texts found in
     `known` (text -> vector, e.g. the database's stored vectors, `storage.vectors.stored_vectors`)
-    are not embedded again; the model is loaded on first need."""
-    spec = model_spec(model)
+    are not embedded again; the model is loaded on first need (`shared_embedder`)."""
+    model_spec(model)
     cache = dict(known or {})
-    loaded: list[Embedder] = []
 
     def embed_texts(texts: Sequence[str]) -> list[list[float]]:
         missing = list(dict.fromkeys(text for text in texts if text not in cache))
-        if missing and not loaded:
-            loaded.append(Embedder(spec))
         for at in range(0, len(missing), batch):
             part = missing[at : at + batch]
-            cache.update(zip(part, loaded[0].encode(part).vectors))
+            cache.update(zip(part, shared_embedder(model).encode(part).vectors))
         return [cache[text] for text in texts]
 
     return embed_texts

@@ -126,6 +126,6 @@ def _sentence_embedder(settings: PipelineSettings):
     """The packaged model for the `semantic` strategy (loaded once per worker process), else None."""
     if settings.chunk.strategy != "semantic":
         return None
-    from ingest.integrations.embed import shared_sentence_embedder
+    from ingest.integrations.embed import sentence_embedder
 
-    return shared_sentence_embedder()
+    return sentence_embedder()  # the model itself is loaded once per process (`shared_embedder`)
