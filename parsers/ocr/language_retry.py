@@ -19,6 +19,8 @@ from typing import Any
 
 from PIL import Image
 
+from ingest.contracts.errors import OcrUnavailableError
+from parsers.ocr.availability import installed_languages as listed_languages
 from parsers.ocr.availability import pytesseract_module
 from parsers.ocr.script import SCRIPT_LANGUAGES  # script -> packs, shared with the warning
 
@@ -32,11 +34,11 @@ MIN_SCRIPT_CONFIDENCE = 2.0
 
 @functools.lru_cache(maxsize=4)
 def installed_languages(tesseract_cmd: str) -> frozenset[str]:
-    """The traineddata names Tesseract at `tesseract_cmd` has (one subprocess, once per process)."""
-    pytesseract = pytesseract_module()
+    """The traineddata names Tesseract at `tesseract_cmd` has (the set-up check's listing, once per
+    process); empty when it cannot be listed: the retry is then skipped, never an error."""
     try:
-        return frozenset(pytesseract.get_languages(config=""))
-    except (pytesseract.TesseractError, OSError, RuntimeError):
+        return frozenset(listed_languages(tesseract_cmd))
+    except OcrUnavailableError:
         return frozenset()
 
 
