@@ -326,3 +326,12 @@ def grid_is_drawing(grid: list[list[Box | None]], chars: list[Char]) -> bool:
         return True
     filled = grid_to_filled_share(grid, chars)
     return filled < 0.2 or (cuts >= 1 and filled < 0.3)
+
+
+def grid_shows_columns(grid: list[list[Box | None]]) -> bool:
+    """At least two rows of the grid are divided into two or more cells. Boxes drawn around
+    each line of a paragraph (a highlight, VERIZON_2022 p7 and p23) make a "grid" whose rows
+    are one box wide, except where one line's box ends and the next begins on the same
+    baseline; read as a table, its prose was cut mid-word ("sharin" | "g"). Such a grid is
+    no table: its text flows as paragraphs."""
+    return sum(1 for row in grid if sum(1 for cell in row if cell) >= 2) >= 2
