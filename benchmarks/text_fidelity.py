@@ -8,6 +8,10 @@ Measures issue 12 ("Nothing lost, nothing glued") against pypdfium2's own text o
 
 Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measure_file` read PDFs):
 
+- Superscripts: a glyph set under 0.85 of its neighbour's size with its baseline raised by
+  0.2 em or more (pdfium's font size and glyph origin) is a token of its own: a space is put
+  where it starts and ends (`is_superscript_boundary`). pypdfium2 runs it into the word
+  ("11The", "Sales1,2", "45th"); the parser sets it apart by the same geometry.
 - Words: text NFKC-normalised and split on whitespace; zero-width marks and soft hyphens removed,
   punctuation, symbols and private-use glyphs (Unicode P*, S*, Co) stripped from both ends of a
   token; empty tokens are no words. Each Han or kana character is a word of its own (no spaces in

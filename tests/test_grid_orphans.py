@@ -110,3 +110,15 @@ def test_table_pages_hold_their_text_exactly_once(path, page, tmp_path):
     document = parse_pdf(tmp_path / path.name, {"ocr": {"mode": "never"}})
     (counted,) = document.pages
     assert counted.text_chars > 0 and counted.lost_chars == 0, (counted.text_chars, counted.element_chars)
+
+
+def test_boxes_around_prose_lines_are_no_table():
+    """VERIZON_2022 p7: a box drawn around each line of a paragraph; only one row is divided
+    (where one line's box ends and the next begins), so the prose stays prose."""
+    from parsers.tables.cells import grid_shows_columns
+
+    line = (40.0, 0.0, 556.0, 10.0)
+    boxes = [[line, None], [(40.0, 10.0, 189.0, 20.0), (189.0, 10.0, 556.0, 20.0)], [line, None]]
+    assert not grid_shows_columns(boxes)
+    table = [[(0.0, 0.0, 50.0, 10.0), (50.0, 0.0, 90.0, 10.0)], [(0.0, 10.0, 50.0, 20.0), (50.0, 10.0, 90.0, 20.0)]]
+    assert grid_shows_columns(table)
