@@ -8,6 +8,10 @@ Measures issue 12 ("Nothing lost, nothing glued") against pypdfium2's own text o
 
 Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measure_file` read PDFs):
 
+- Superscripts: a glyph set under 0.85 of its neighbour's size with its baseline raised by
+  0.2 em or more (pdfium's font size and glyph origin) is a token of its own: a space is put
+  where it starts and ends (`is_superscript_boundary`). pypdfium2 runs it into the word
+  ("11The", "Sales1,2", "45th"); the parser sets it apart by the same geometry.
 - Words: text NFKC-normalised and split on whitespace; zero-width marks and soft hyphens removed,
   punctuation, symbols and private-use glyphs (Unicode P*, S*, Co) stripped from both ends of a
   token; empty tokens are no words. Each Han or kana character is a word of its own (no spaces in
@@ -30,7 +34,7 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
       counted once in `glued`, and in `glued_fn` when one of its words is a function word;
   split: a lost word equal to 2-4 consecutive extras (a space inside a word: "COVID- 19", "확 진자");
   marker: a word found only in a list item's `data["marker"]` (not in the text a chunk embeds);
-  offpage: a word pypdfium2 reads outside the page's visible box (`get_text_bounded`);
+  offpage: a word pypdfium2 reads outside the page's visible box (its glyph box is);
   dropped: the rest, text that reached no element at all.
 - Pages whose text layer the parser judged unusable (OCR'd, or emptied as glyph garbage in
   "never" mode) are excluded (listed in `excluded_pages`).
@@ -301,8 +305,74 @@ def document_outputs(document, page_count: int) -> tuple[list[list[str]], list[l
     return words, markers, shared
 
 
+#: A superscript by geometry: set under this share of the neighbouring glyph's size ...
+SUPERSCRIPT_SIZE_RATIO = 0.85
+#: ... with its baseline raised by at least this many em (of the larger size) above it.
+SUPERSCRIPT_RISE_EM = 0.2
+
+
+def is_superscript_boundary(size: float, base_size: float, rise: float) -> bool:
+    """A glyph of `size` points whose baseline sits `rise` points above the baseline of a
+    neighbour of `base_size` points on the same line is a raised, smaller marker (footnote
+    "11", ordinal "th", exponent "2"): a token of its own. pypdfium2's text runs it into the
+    word beside it ("11The", "Sales1,2"); the parser sets it apart, as the glyph positions
+    say. Sizes in points, `rise` in points along the glyph's up direction."""
+    return size < SUPERSCRIPT_SIZE_RATIO * base_size and rise >= SUPERSCRIPT_RISE_EM * base_size
+
+
+def text_with_superscripts_apart(textpage, box: tuple[float, float, float, float]) -> tuple[str, str]:
+    """pypdfium2's text of a page (as `get_text_range` reads it) with a space wherever a raised, smaller
+    glyph starts or ends (`is_superscript_boundary`, from each glyph's font size and origin),
+    and the same text with every glyph inside the visible `box` (left, bottom, right, top)
+    blanked: the words drawn only outside it."""
+    import ctypes
+    import math
+
+    import pypdfium2.raw as raw
+
+    handle = textpage.raw
+    count = raw.FPDFText_CountChars(handle)
+    matrix = raw.FS_MATRIX()
+    x, y = ctypes.c_double(), ctypes.c_double()
+    left, bottom, right, top = (ctypes.c_double() for _ in range(4))
+    full: list[bytes] = []
+    outside: list[bytes] = []
+    blank = " ".encode("utf-16-le")
+    last = None  # (size, origin x, origin y) of the previous glyph on the line
+    for index in range(count):
+        code = raw.FPDFText_GetUnicode(handle, index)
+        if code < 32 and code not in (2, 9, 10, 13, 31):
+            continue  # control characters that `get_text_range` leaves out (it keeps U+001F)
+        unit = code.to_bytes(2, "little") if code < 0x10000 else "\ufffd".encode("utf-16-le")
+        char = unit.decode("utf-16-le", "surrogatepass")
+        if char.isspace() or raw.FPDFText_IsGenerated(handle, index) == 1 or not char.isprintable():
+            full.append(unit)
+            outside.append(unit)
+            if char in "\r\n":
+                last = None
+            continue
+        raw.FPDFText_GetMatrix(handle, index, matrix)
+        scale = math.hypot(matrix.c, matrix.d) or 1.0
+        size = raw.FPDFText_GetFontSize(handle, index) * scale
+        raw.FPDFText_GetCharOrigin(handle, index, x, y)
+        up = (matrix.c / scale, matrix.d / scale) if (matrix.c or matrix.d) else (0.0, 1.0)
+        if last is not None:
+            rise = (y.value - last[2]) * up[1] + (x.value - last[1]) * up[0]
+            if is_superscript_boundary(size, last[0], rise) or is_superscript_boundary(last[0], size, -rise):
+                full.append(blank)
+                outside.append(blank)
+        last = (size, x.value, y.value)
+        full.append(unit)
+        raw.FPDFText_GetCharBox(handle, index, left, right, bottom, top)
+        inside = right.value > box[0] and left.value < box[2] and top.value > box[1] and bottom.value < box[3]
+        outside.append(blank if inside else unit)
+    decode = lambda parts: b"".join(parts).decode("utf-16-le", "replace")  # noqa: E731
+    return decode(full), decode(outside)
+
+
 def read_text_layer(path: str) -> tuple[list[str], list[str]]:
-    """Per page: pypdfium2's whole text, and the words it reads only outside the visible box."""
+    """Per page: pypdfium2's whole text (superscripts set apart, `text_with_superscripts_apart`),
+    and its words drawn only outside the visible box."""
     import pypdfium2 as pdfium
 
     texts, outside = [], []
@@ -311,10 +381,8 @@ def read_text_layer(path: str) -> tuple[list[str], list[str]]:
         for index in range(len(document)):
             page = document[index]
             textpage = page.get_textpage()
-            text = textpage.get_text_range()
-            left, bottom, right, top = page.get_bbox()
-            inside = Counter(reference_words(textpage.get_text_bounded(left, bottom, right, top)))
-            outside.append(" ".join((Counter(reference_words(text)) - inside).elements()))
+            text, away = text_with_superscripts_apart(textpage, page.get_bbox())
+            outside.append(" ".join(reference_words(away)))
             texts.append(text)
             textpage.close()
             page.close()

@@ -110,3 +110,31 @@ def test_table_pages_hold_their_text_exactly_once(path, page, tmp_path):
     document = parse_pdf(tmp_path / path.name, {"ocr": {"mode": "never"}})
     (counted,) = document.pages
     assert counted.text_chars > 0 and counted.lost_chars == 0, (counted.text_chars, counted.element_chars)
+
+
+def test_boxes_around_prose_lines_are_no_table():
+    """VERIZON_2022 p7: a box drawn around each line of a paragraph; only one row is divided
+    (where one line's box ends and the next begins), so the prose stays prose."""
+    from parsers.tables.cells import grid_shows_columns
+
+    line = (40.0, 0.0, 556.0, 10.0)
+    boxes = [[line, None], [(40.0, 10.0, 189.0, 20.0), (189.0, 10.0, 556.0, 20.0)], [line, None]]
+    assert not grid_shows_columns(boxes)
+    table = [[(0.0, 0.0, 50.0, 10.0), (50.0, 0.0, 90.0, 10.0)], [(0.0, 10.0, 50.0, 20.0), (50.0, 10.0, 90.0, 20.0)]]
+    assert grid_shows_columns(table)
+
+
+def test_orphans_keep_the_spaces_drawn_between_them():
+    """Characters placed at a grid position no cell holds keep the drawn spaces between them:
+    normal_4pages p2's Korean cell read "◦대상질병에U코드일부(3종)" (glyphs 0.1 em apart)."""
+    grid = [[(100.0, 100.0, 200.0, 110.0), (200.0, 100.0, 300.0, 110.0)], [(100.0, 110.0, 200.0, 120.0), None]]
+    chars = [
+        Char(c, 210 + 5 * i, 112, 210 + 5 * i + 5.4, 119, 9.5, False, "F", False, c == " ", 2.75)
+        for i, c in enumerate("U코드 일부")
+    ]
+    orphans = grid_to_orphans(grid, chars)
+    (placed,) = orphans.values()
+    assert "".join(c.text for c in placed) == "U코드 일부"
+    rows, _ = grid_to_rows(grid, chars, orphans)
+    assert rows[-1][-1] == "U코드 일부"
+    assert grid_to_orphans(grid, [Char(" ", 250, 112, 253, 119, 9.5, False, "F", False, True)]) == {}

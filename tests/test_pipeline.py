@@ -536,3 +536,27 @@ def test_reprocess_of_a_deleted_file_fails_before_starting_a_run(folder, tmp_pat
     assert caught.value.stage == "discover" and caught.value.path.endswith("cotton.pdf")
     assert run_query(str(db), "select count(*) from runs").rows == [[1]]  # no run started, no lock left
     assert run_query(str(db), "select count(*) from run_lock").rows == [[0]]
+
+
+def test_a_page_that_loses_text_is_named_by_show_and_by_the_run_item(folder, tmp_path, monkeypatch):
+    """Issue 12: a page whose text layer does not reach its elements is no silent loss. The
+    parser is made to lose the rice manual's paragraph on the way from blocks to elements."""
+    import parsers.pdf
+
+    real = parsers.pdf.blocks_to_elements
+
+    def losing_the_paragraph(*args, **kwargs):
+        return [e for e in real(*args, **kwargs) if "borer" not in e.text]
+
+    monkeypatch.setattr(parsers.pdf, "blocks_to_elements", losing_the_paragraph)
+    db = tmp_path / "i.db"
+    assert run(folder, db).exit_code == 0
+    lost = len("Stemborerdamageisreducedbyearlytransplanting.")
+    (doc_id, message), *_ = run_query(
+        str(db), "select document_id, message from run_items where source_path like '%rice.pdf'"
+    ).rows
+    assert f"text lost on page 1 ({lost} chars)" in message
+    shown = ingest("show", doc_id, "--db", str(db))
+    assert f"warning: page 1: {lost} of " in shown.output and "text-layer characters reached no element" in shown.output
+    clean = run_query(str(db), "select message from run_items where source_path like '%wheat.pdf'").rows
+    assert "text lost" not in (clean[0][0] or "")

@@ -24,9 +24,14 @@ def test_an_entry_heading_below_centred_section_titles_reads_after_them():
 def test_a_justified_word_gap_on_one_line_is_no_column():
     """cupertino p1: "...meeting. discourages complaints" with "It should be noted that the
     Board" stranded after it: one wide gap on one line was read as a column gutter."""
-    text = "\n".join(_texts("cupertino_usd_4-6-16.pdf", 1))
+    texts = _texts("cupertino_usd_4-6-16.pdf", 1)
+    text = "\n".join(texts)
     assert "course of the meeting. It should be noted that the Board" in text
     assert text.index("It should be noted that the Board") < text.index("discourages complaints")
+    # one paragraph, not three: two of its lines hold a wide justified gap, at different places
+    (paragraph,) = [t for t in texts if "Welcome to the meeting" in t]
+    assert "reserve their responses for discussion" in paragraph
+    assert paragraph.endswith("employees of the District during open session.")
 
 
 def test_a_paragraph_broken_by_a_page_break_is_one_element():
@@ -37,3 +42,24 @@ def test_a_paragraph_broken_by_a_page_break_is_one_element():
     (merged,) = [e for e in document.elements if "classification [11," in e.text]
     assert "classification [11, 37], layout detection" in merged.text
     assert (merged.page, merged.page_end) == (1, 2)
+
+
+def test_korean_lines_broken_inside_a_word_join_without_a_space():
+    """normal_4pages p1: the producer draws a space at the end of a line that breaks between
+    words and none where the break falls inside one ("국내 확" / "진자는 9,661명")."""
+    text = "\n".join(_texts("normal_4pages.pdf", 1))
+    assert "확진자는 9,661명" in text and "확 진자" not in text
+    assert "질병으로 보아야" in text and "질 병으로" not in text
+
+
+def test_list_enumerators_reach_the_chunk_text():
+    """layout-parser-paper-fast p1-2: the contributions "1." to "4." are in what a chunk
+    embeds, not only in the list item's data."""
+    from ingest.chunker import chunk_document
+    from parsers import parse_pdf
+
+    document = parse_pdf(CORPUS / "layout-parser-paper-fast.pdf", {"ocr": {"mode": "never"}})
+    text = "\n".join(chunk.text for chunk in chunk_document(document))
+    starts = [text.find(f"\n{n}. ") for n in range(1, 5)]
+    assert all(i >= 0 for i in starts) and starts == sorted(starts), starts
+    assert "1. An off-the-shelf toolkit" in text

@@ -102,3 +102,12 @@ def test_a_table_spanning_pages_serves_both_pages(tf):
     first = compare(tf, "Revenue 10", "", shared=[shared])
     second = compare(tf, "Cost 4", "", shared=[shared])
     assert first.lost == [] and second.lost == []
+
+
+def test_a_raised_smaller_glyph_is_a_token_boundary_by_geometry(tf):
+    """Footnote "11" before "The" at 6 pt, 3 pt up from a 10 pt line: pypdfium2 reads "11The";
+    the reference sets it apart as the parser does. A smaller glyph on the baseline (small
+    caps) or a raised one of the same size is no superscript."""
+    assert tf.is_superscript_boundary(6.0, 10.0, 3.0)
+    assert not tf.is_superscript_boundary(6.0, 10.0, 0.0)
+    assert not tf.is_superscript_boundary(10.0, 10.0, 3.0)

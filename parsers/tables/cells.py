@@ -108,7 +108,8 @@ Position = tuple[int, int]
 def grid_to_orphans(
     grid: list[list[Box | None]], chars: list[Char], spilled: list[Char] | None = None
 ) -> dict[Position, list[Char]]:
-    """The visible characters inside the grid's box whose centre no cell holds, by the
+    """The visible characters inside the grid's box whose centre no cell holds (with the
+    spaces between them), by the
     (row, column) position they fall in: row r's band runs from its top to the next row's
     top (the last to the box's bottom), column k is `grid_to_column_bounds`' k-th. Only
     positions where the grid has no cell (None) are returned; a character whose position
@@ -128,7 +129,7 @@ def grid_to_orphans(
     orphans: dict[Position, list[Char]] = {}
     outside = {id(char) for char in spilled or []}
     for char in chars:  # `spilled` are some of `chars`
-        if char.is_space or not char.text.strip():
+        if not char.is_space and not char.text.strip():
             continue
         x, y = (char.x0 + char.x1) / 2, (char.top + char.bottom) / 2
         if id(char) not in outside and not (left <= x <= right and top <= y <= bottom):
@@ -138,7 +139,10 @@ def grid_to_orphans(
         r = max((i for i, row_top in enumerate(row_tops) if row_top is not None and row_top <= y), default=0)
         k = next((i for i, (x0, x1) in enumerate(bounds) if x0 <= x < x1), 0 if x < left else len(bounds) - 1)
         orphans.setdefault((r, k), []).append(char)
-    return orphans
+    # Spaces ride along, in drawing order, where visible orphans are: without them the
+    # orphans' words were glued wherever glyphs sit closer than the space threshold
+    # (normal_4pages p2: "◦대상질병에U코드일부(3종)" for "◦ 대상질병에 U코드 일부(3종)").
+    return {position: placed for position, placed in orphans.items() if not all(c.is_space for c in placed)}
 
 
 def spilled_chars(bbox: Box, segments: list[Segment], chars: list[Char]) -> list[Char]:
@@ -326,3 +330,12 @@ def grid_is_drawing(grid: list[list[Box | None]], chars: list[Char]) -> bool:
         return True
     filled = grid_to_filled_share(grid, chars)
     return filled < 0.2 or (cuts >= 1 and filled < 0.3)
+
+
+def grid_shows_columns(grid: list[list[Box | None]]) -> bool:
+    """At least two rows of the grid are divided into two or more cells. Boxes drawn around
+    each line of a paragraph (a highlight, VERIZON_2022 p7 and p23) make a "grid" whose rows
+    are one box wide, except where one line's box ends and the next begins on the same
+    baseline; read as a table, its prose was cut mid-word ("sharin" | "g"). Such a grid is
+    no table: its text flows as paragraphs."""
+    return sum(1 for row in grid if sum(1 for cell in row if cell) >= 2) >= 2

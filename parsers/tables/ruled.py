@@ -167,16 +167,24 @@ def _path_rulings(obj, count: int) -> tuple[int, int, int]:
 def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[TableFound]:
     """Ruled tables of a pypdfium2 page: pdfplumber's lines strategy on pdfium edges
     (`rulings.py`) taken into `frame` (the frame `chars` are in), cells filled from
-    `chars`; at least 2 x 2 with 3 filled cells. Every character inside a kept grid's box
+    `chars`; at least 2 x 2 with 3 filled cells, two rows of it divided into cells
+    (`cells.grid_shows_columns`). Every character inside a kept grid's box
     reaches a cell: one no cell holds fills the grid position it falls in, and a grid
     whose such characters do not read as cells is rejected (`cells.grid_to_orphans`)."""
-    from parsers.tables.cells import grid_is_drawing, grid_to_orphans, grid_to_rows, orphans_fit_grid, spilled_chars
+    from parsers.tables.cells import (
+        grid_is_drawing,
+        grid_shows_columns,
+        grid_to_orphans,
+        grid_to_rows,
+        orphans_fit_grid,
+        spilled_chars,
+    )
     from parsers.tables.rulings import edges_to_cell_grids, page_to_edges
 
     found = []
     segments = None
     for bbox, grid in edges_to_cell_grids(page_to_edges(page, frame)):
-        if grid_is_drawing(grid, chars):
+        if not grid_shows_columns(grid) or grid_is_drawing(grid, chars):
             continue
         segments = chars_to_segments(chars) if segments is None else segments
         orphans = grid_to_orphans(grid, chars, spilled_chars(bbox, segments, chars))

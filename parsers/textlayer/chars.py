@@ -48,8 +48,10 @@ MIN_SPACE_GAP_EM = 0.1
 #: space ("to|fluctuations" in 3M's 10-K: the italic "f" starts 0.15 em before pdfium's
 #: space; "of|just" in Corning's). Checked against pdftotext on the 10-Ks, DA-619p, chelsea,
 #: layout-parser and eu-011/026 (first 15 pages): no word split by a generated space. Only
-#: when the font has a space glyph (`Char.space_width`): in code_and_formula's listing (a
-#: font without one, each glyph placed on its own) pdfium puts one in "console .log".
+#: when the font has a space glyph (`Char.space_width`); in a font without one only over
+#: `MIN_SPACE_GAP_EM` and between glyphs of unequal width (`_takes_generated_space`): in
+#: code_and_formula's listing (fixed pitch, each glyph placed on its own) pdfium puts one in
+#: "console .log".
 #: A character this much smaller than the one before it (size ratio) whose baseline is at
 #: least `SUPERSCRIPT_RISE_EM` (of the larger size) higher starts a superscript: a token of its
 #: own ("2,557.2" + footnote "8", never "2,557.28"). The return to the base size ends it.
@@ -209,7 +211,7 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
                 space = (
                     pending_space
                     or gap > threshold * size
-                    or (pending_generated and (char.space_width > 0.0 or last.space_width > 0.0))
+                    or (pending_generated and _takes_generated_space(char, last, gap, size))
                     # the size test first: `_is_superscript` is False without it (most pairs)
                     or (char.size < SUPERSCRIPT_SIZE_RATIO * last.size and _is_superscript(char, last))
                     or (
@@ -232,6 +234,21 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
             segment.space_after = None
     segments.extend(rotated_chars_to_segments(rotated))
     return segments
+
+
+def _takes_generated_space(char: Char, last: Char, gap: float, size: float) -> bool:
+    """Whether a space pdfium generated between `last` and `char` is a word break: always in a
+    font with a space glyph; in one without, when the glyphs are over `MIN_SPACE_GAP_EM` apart
+    and their boxes differ in width. Equal widths are the cells of a fixed-pitch font, where
+    pdfium guesses spaces from glyphs placed one by one ("console .log" in code_and_formula's
+    listing, 0.105-0.145 em apart); in proportional TeX fonts without a space glyph a word gap
+    can fall under `SPACE_GAP_EM` ("of|three", eu-026 p5: 0.179 em). Sizes and gaps in points."""
+    if char.space_width > 0.0 or last.space_width > 0.0:
+        return True
+    if gap <= MIN_SPACE_GAP_EM * size:
+        return False
+    difference = (last.x1 - last.x0) - (char.x1 - char.x0)
+    return not -0.01 * size <= difference <= 0.01 * size
 
 
 @functools.lru_cache(maxsize=4096)
