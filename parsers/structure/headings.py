@@ -28,7 +28,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from parsers.structure.captions import caption_of
+from parsers.structure.captions import caption_of, names_statement, table_title_of
 from parsers.structure.lists import LIST_MARKER, split_marker
 from parsers.structure.toc import is_toc_heading, toc_level
 from parsers.textlayer.blocks import Block
@@ -522,8 +522,73 @@ def blocks_to_headings(
             depth = _unnumbered_depth(_style(block), styles, depth_of_style)
         block.tag["level"] = depth + offset
     _apply_outline(headings, outline_keys, title_block, offset)
+    _add_table_page_titles(blocks, bold_body_font)
     _place_contents_headings(blocks, contents)
     return title_block.text if title_block is not None else None
+
+
+#: A table page's title starts this close to the top of the page (points: two inches).
+PAGE_TITLE_MAX_TOP = 144.0
+#: ... has at most this many words ...
+PAGE_TITLE_MAX_WORDS = 10
+#: ... and at most this many one-line blocks (a unit line, column labels) stand between it and
+#: the page's first table.
+PAGE_TITLE_MAX_LABELS = 10
+
+
+#: A period over a table's columns ("SECOND QUARTER", "Six Months"), not the table's title.
+_PERIOD_LABEL = re.compile(r"(?i)\b(?:first|second|third|fourth)\s+quarter\b|\b(?:three|six|nine|twelve)\s+months\b")
+
+
+def _add_table_page_titles(blocks: list[tuple[int, Block]], bold_body_font: str | None) -> None:
+    """A page of tables opens with its title: the page's first block, near the top
+    (`PAGE_TITLE_MAX_TOP`), one line in bold of at most `PAGE_TITLE_MAX_WORDS` words,
+    heading-shaped, not a unit or period line (`captions.table_title_of` without a statement
+    name, `_PERIOD_LABEL`), with only one-line blocks (unit line, column labels) between it and the
+    page's first table. It becomes a heading at the level of the heading before it, so it
+    closes that heading (a new page-level structure starts) whatever its type size.
+
+    The schedules of an earnings release are tables under titles set smaller than the prose
+    ("Supplementary Sales Data" at 6.7 pt over 10.5 pt prose); not headings by type, they left
+    the release's last prose heading ("NOTE TO INVESTORS CONCERNING FORWARD-LOOKING
+    STATEMENTS:") or its income statement open over the 15 pages of schedules
+    (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf pp. 8-24)."""
+    level = 1
+    first_of_page: dict[int, int] = {}
+    for index, (page, _) in enumerate(blocks):
+        first_of_page.setdefault(page, index)
+    candidates: set[int] = set()
+    for page, start in first_of_page.items():
+        block = blocks[start][1]
+        text = block.text.strip()
+        if (
+            block.kind != "paragraph"
+            or len(block.lines) != 1
+            or block.bbox[1] > PAGE_TITLE_MAX_TOP
+            or emphasised(block, bold_body_font) < 0.8
+            or len(text.split()) > PAGE_TITLE_MAX_WORDS
+            or not heading_shape_ok(text)
+            or (table_title_of(text) and not names_statement(text))
+            or _PERIOD_LABEL.search(text)
+        ):
+            continue
+        labels = 0
+        for next_page, following in blocks[start + 1 :]:
+            if next_page != page or following.kind == "table":
+                break
+            labels += 1
+            if following.kind == "title" or len(following.lines) > 2 or labels > PAGE_TITLE_MAX_LABELS:
+                break
+        else:
+            continue
+        if next_page == page and following.kind == "table":
+            candidates.add(id(block))
+    for _, block in blocks:
+        if id(block) in candidates:
+            block.kind = "title"
+            block.tag["level"] = level
+        elif block.kind == "title" and "level" in block.tag:
+            level = block.tag["level"]
 
 
 def _contents_headings(blocks: list[tuple[int, Block]]) -> set[int]:
