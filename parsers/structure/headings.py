@@ -531,9 +531,16 @@ def blocks_to_headings(
 PAGE_TITLE_MAX_TOP = 144.0
 #: ... has at most this many words ...
 PAGE_TITLE_MAX_WORDS = 10
-#: ... and at most this many one-line blocks (a unit line, column labels) stand between it and
+#: ... and at most this many label blocks (a unit line, column labels) stand between it and
 #: the page's first table.
 PAGE_TITLE_MAX_LABELS = 10
+#: A label block has at most 3 lines and this many words ("2022 Sales to customers by segment
+#: of business" set on three lines over a column); more is running text.
+LABEL_MAX_WORDS = 12
+
+
+def _is_running_text(block: Block) -> bool:
+    return len(block.lines) > 3 or len(block.text.split()) > LABEL_MAX_WORDS
 
 
 #: A period over a table's columns ("SECOND QUARTER", "Six Months"), not the table's title.
@@ -544,8 +551,8 @@ def _add_table_page_titles(blocks: list[tuple[int, Block]], bold_body_font: str 
     """A page of tables opens with its title: the page's first block, near the top
     (`PAGE_TITLE_MAX_TOP`), one line in bold of at most `PAGE_TITLE_MAX_WORDS` words,
     heading-shaped, not a unit or period line (`captions.table_title_of` without a statement
-    name, `_PERIOD_LABEL`), with only one-line blocks (unit line, column labels) between it and the
-    page's first table. It becomes a heading at the level of the heading before it, so it
+    name, `_PERIOD_LABEL`), with only label blocks (unit line, column labels: `_is_running_text`
+    false) between it and the page's first table. It becomes a heading at the level of the heading before it, so it
     closes that heading (a new page-level structure starts) whatever its type size.
 
     The schedules of an earnings release are tables under titles set smaller than the prose
@@ -577,7 +584,7 @@ def _add_table_page_titles(blocks: list[tuple[int, Block]], bold_body_font: str 
             if next_page != page or following.kind == "table":
                 break
             labels += 1
-            if following.kind == "title" or len(following.lines) > 2 or labels > PAGE_TITLE_MAX_LABELS:
+            if following.kind == "title" or _is_running_text(following) or labels > PAGE_TITLE_MAX_LABELS:
                 break
         else:
             continue
