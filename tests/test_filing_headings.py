@@ -196,8 +196,15 @@ def _lines(texts: list[str], size: float, bold: float = 0.0, font: str = "F", to
     for i, text in enumerate(texts):
         y = top + i * 1.2 * size
         segment = Segment(
-            text=text, x0=50, top=y, x1=50 + 0.5 * size * len(text), bottom=y + size, size=size, bold=bold,
-            font=font, chars=len(text),
+            text=text,
+            x0=50,
+            top=y,
+            x1=50 + 0.5 * size * len(text),
+            bottom=y + size,
+            size=size,
+            bold=bold,
+            font=font,
+            chars=len(text),
         )
         lines.append(
             Line(segments=[segment], x0=50, top=y, x1=segment.x1, bottom=y + size, size=size, bold=bold, text=text)

@@ -156,7 +156,9 @@ NOTE_LABEL = re.compile(r"^\s*(?:notes?|n\.?\s?b\.?)\s*:", re.IGNORECASE)
 YEAR_COLUMNS = re.compile(r"\b(?:19|20)\d\d\s+(?:19|20)\d\d\b")
 #: A date ("May 31, 2020", "31 December 2022").
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-DATE = re.compile(rf"(?i:\b(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|\b\d{{1,2}}\s+(?:{_MONTHS})\s+(?:19|20)\d\d\b)")
+DATE = re.compile(
+    rf"(?i:\b(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|\b\d{{1,2}}\s+(?:{_MONTHS})\s+(?:19|20)\d\d\b)"
+)
 #: A date line keeps fewer than this many words besides its dates: "May 31, 2020 Pretax" heads a
 #: column, "Minneapolis, Minnesota July 2, 2020" dates a signed report; neither names a section.
 DATE_LINE_MAX_WORDS = 3
