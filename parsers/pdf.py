@@ -55,7 +55,13 @@ from parsers.structure.furniture import (
     split_furniture,
 )
 from parsers.structure.heading_blocks import blocks_to_joined_headings, blocks_to_run_in_split
-from parsers.structure.headings import TITLE_MAX_TOP, blocks_to_headings, set_apart_by_type
+from parsers.structure.headings import (
+    TITLE_MAX_TOP,
+    blocks_to_headings,
+    emphasised,
+    prose_body_type,
+    set_apart_by_type,
+)
 from parsers.structure.paragraph_continuation import merge_continued_paragraphs
 from parsers.structure.table_continuation import merge_continued_tables
 from parsers.textlayer.blocks import Block
@@ -159,8 +165,10 @@ def parse_pdf(
         except Exception as error:  # noqa: BLE001 - one page's layout bug must not lose the document
             record_page_error(pages[layout.page_no - 1], warnings, f"layout failed: {type(error).__name__}: {error}")
         layout.segments, layout.lines = [], []
-    page_blocks = heading_shaped_blocks(page_blocks, em)
-    title = blocks_to_headings(heading_shaped_blocks(cover, em) + page_blocks, em, outline)
+    prose = prose_body_type(page_blocks or cover, em)  # headings stand apart from the prose, not the tables
+    page_blocks = heading_shaped_blocks(page_blocks, prose.size, prose.bold_font)
+    cover = heading_shaped_blocks(cover, prose.size, prose.bold_font)
+    title = blocks_to_headings(cover + page_blocks, prose.size, outline, prose.bold_font)
     elements = blocks_to_elements(page_blocks, furniture, layouts)
     pages = pages_to_conserved(
         pages,
@@ -190,11 +198,16 @@ def parse_pdf(
     )
 
 
-def heading_shaped_blocks(blocks: list[tuple[int, Block]], em: float) -> list[tuple[int, Block]]:
+def heading_shaped_blocks(
+    blocks: list[tuple[int, Block]], em: float, bold_body_font: str | None = None
+) -> list[tuple[int, Block]]:
     """New blocks with run-in heading leads split off and multi-line headings joined
-    (`structure.heading_blocks`); `em` is the body font size (points)."""
+    (`structure.heading_blocks`); `em` is the body font size (points) and `bold_body_font`
+    the body's font when it reads as bold (`structure.headings.BodyType`)."""
     split = blocks_to_run_in_split(blocks)
-    return blocks_to_joined_headings(split, lambda block: set_apart_by_type(block.size, block.bold, em))
+    return blocks_to_joined_headings(
+        split, lambda block: set_apart_by_type(block.size, emphasised(block, bold_body_font), em)
+    )
 
 
 def read_pages(

@@ -15,7 +15,14 @@ from conftest import BENCH
 
 from ingest.contracts.elements import ElementType
 from parsers.pdf import parse_pdf
-from parsers.structure.headings import block_is_heading, context_rejects_heading, heading_shape_ok
+from parsers.structure.headings import (
+    BodyType,
+    block_is_heading,
+    blocks_to_headings,
+    context_rejects_heading,
+    heading_shape_ok,
+    prose_body_type,
+)
 from parsers.textlayer.blocks import Block, Line
 from parsers.textlayer.chars import Segment
 
@@ -178,3 +185,104 @@ def test_label_over_a_contact_is_not_a_heading():
     other = _line([("Our results were strong this quarter.", 220)], size=10.6, bold=0.0, top=530)
     assert context_rejects_heading(None, label, contact) == "contact label"
     assert context_rejects_heading(None, label, other) is None
+
+
+# The body's type is measured over prose; a body set in a bold font gives bold no weight.
+
+
+def _lines(texts: list[str], size: float, bold: float = 0.0, font: str = "F", top: float = 100.0) -> Block:
+    """A block of one line per text, each in one run of `font` at `size`."""
+    lines = []
+    for i, text in enumerate(texts):
+        y = top + i * 1.2 * size
+        segment = Segment(
+            text=text,
+            x0=50,
+            top=y,
+            x1=50 + 0.5 * size * len(text),
+            bottom=y + size,
+            size=size,
+            bold=bold,
+            font=font,
+            chars=len(text),
+        )
+        lines.append(
+            Line(segments=[segment], x0=50, top=y, x1=segment.x1, bottom=y + size, size=size, bold=bold, text=text)
+        )
+    return Block(lines)
+
+
+def test_body_size_is_measured_over_prose_not_table_text():
+    table_rows = [(1, _lines(["Pharmaceutical 13,163 13,603 (3.2)%" * 3], size=6.0)) for _ in range(40)]
+    prose = [(1, _lines(["Worldwide sales were up in the quarter.", "Growth came from oncology."], size=10.5))]
+    assert prose_body_type(table_rows + prose, fallback_size=6.0) == BodyType(10.5)
+    assert prose_body_type(table_rows, fallback_size=6.0).size == 6.0  # no prose: the size over everything
+
+
+def test_bold_in_the_bold_body_font_is_not_a_heading():
+    prose = [(1, _lines(["Richard C. Allendorf, age 59, is General Counsel.", "He joined in 1990."], 10.0, 1.0, "F1"))]
+    body = prose_body_type(prose, fallback_size=10.0)
+    assert body == BodyType(10.0, "F1")
+    lead_in = _lines(["The section below provides information regarding our executive officers:"], 10.0, 1.0, "F1")
+    heading = _lines(["INFORMATION ABOUT OUR EXECUTIVE OFFICERS"], 10.0, 1.0, "F2")
+    assert not block_is_heading(lead_in, body.size, body.bold_font)
+    assert block_is_heading(heading, body.size, body.bold_font)
+    assert block_is_heading(lead_in, 10.0)  # with a regular body, bold is emphasis
+
+
+def test_column_label_rows_and_date_lines_are_not_headings():
+    for text in (
+        "Fiscal Year 2020 2019 Change",
+        "Revenue by Segment 2022 2021",
+        "December 31, December 31, 2020 2019",
+        "(a) Taxes (a) Taxes",
+        "Earnings Income Earnings Income Earnings Income",
+        "May 31, 2020 Pretax",
+        "Minneapolis, Minnesota July 2, 2020",
+        "(ii) relates to the provision of child support, alimony payments or marital property rights",
+    ):
+        assert not heading_shape_ok(text), text
+    for text in (
+        "Comparison of Years Ended December 31, 2019 and 2018",
+        "Recently Issued Accounting Standards Not Adopted as of January 1, 2023",
+        "FORM 10-K For the Year Ended December 31, 2018",
+        "(1) Consolidated Financial Statements:",
+        "Pet",
+    ):
+        assert heading_shape_ok(text), text
+
+
+def test_bookmarked_heading_on_another_page_is_a_contents_line():
+    contents_line = _lines(["Certifications"], 9.0, 1.0)
+    item = _lines(["Item 1. Business"], 9.0, 1.0, top=300)
+    real = _lines(["Certifications"], 9.0, 1.0)
+    blocks = [(3, contents_line), (4, item), (120, real)]
+    outline = [(0, "Item 1. Business", 4), (0, "Certifications", 120)]
+    blocks_to_headings(blocks, body_size=9.0, outline=outline)
+    assert contents_line.kind == "paragraph"
+    assert item.kind == "title" and real.kind == "title"
+
+
+# On the filings themselves.
+
+
+def test_general_mills_bold_body_lines_are_not_headings(general_mills):
+    texts = _heading_texts(general_mills)
+    assert "INFORMATION ABOUT OUR EXECUTIVE OFFICERS" in texts and "WORKING CAPITAL" in texts
+    assert not [t for t in texts if t.startswith("The section below provides information")]
+    assert not [t for t in texts if t.endswith("are shown in the following table:")]
+    assert not [t for t in texts if t.startswith(("Fiscal Year 2020 2019", "May 31, 2020 Pretax", "/s/"))]
+
+
+def test_statements_open_their_own_section(general_mills):
+    for page, statement in ((50, "Consolidated Balance Sheets"), (52, "Consolidated Statements of Cash Flows")):
+        path = _path_of_page(general_mills, page + 1)  # open at the end of the statement's page
+        assert any(h.startswith(statement) for h in path), (page, path)
+        assert not [h for h in path if h.startswith("Evaluation of valuation")], (page, path)
+
+
+def test_release_schedules_are_not_under_the_last_prose_heading(jnj_q4):
+    for page in (12, 15, 24):
+        path = _path_of_page(jnj_q4, page + 1)
+        assert not [h for h in path if h.startswith("NOTE TO INVESTORS")], (page, path)
+        assert path and path[-1].startswith("Reconciliation of Non-GAAP"), (page, path)

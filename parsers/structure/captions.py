@@ -37,3 +37,13 @@ def table_title_of(text: str) -> bool:
     """Whether a short block printed right above a table is its title or unit line
     (`TABLE_TITLE`), so it becomes the table's caption and never a heading."""
     return len(text) <= TABLE_TITLE_MAX_CHARS and bool(TABLE_TITLE.search(text))
+
+
+#: The name of a financial statement ("Consolidated Statements of Cash Flows", "Balance Sheet"),
+#: the part of `TABLE_TITLE` that names what the table is rather than its unit or period.
+STATEMENT_NAME = re.compile(r"(?i:\b(?:statements?|schedules?)\s+of\b|\bbalance\s+sheets?\b)")
+
+
+def names_statement(text: str) -> bool:
+    """Whether a table title names a statement (`STATEMENT_NAME`), not only a unit or a period."""
+    return bool(STATEMENT_NAME.search(text))

@@ -5,7 +5,7 @@ captions, page furniture; and tables continued across a page break merged into o
 from __future__ import annotations
 
 from ingest.contracts.elements import Element, ElementType, table_rows_to_text
-from parsers.structure.captions import caption_of, table_title_of
+from parsers.structure.captions import caption_of, names_statement, table_title_of
 from parsers.structure.lists import LIST_MARKER, marker_positions_to_levels, split_marker
 from parsers.tables.grid import TableFound
 from parsers.textlayer.blocks import Block, Line
@@ -168,14 +168,28 @@ def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
     close()
 
 
+def _previous_level(page_blocks: list[tuple[int, Block]], index: int) -> int:
+    """The level of the last heading before `page_blocks[index]` (1 when there is none)."""
+    for _, block in reversed(page_blocks[:index]):
+        if block.kind == "title" and "level" in block.tag:
+            return block.tag["level"]
+    return 1
+
+
 def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
     """ "Table 3: ..." / "Figure 2. ..." paragraphs become captions; a caption directly above
     or below a table or a figure on the same page is also stored on it.
 
     A statement title or unit line (`table_title_of`: "Consolidated Statements of Cash
     Flows (In thousands)", "(Unaudited; Dollars in Millions)") directly above a table
-    becomes a caption too, also when heading detection made it a title: up to two such
-    blocks, joined top-down, are the table's caption."""
+    becomes a caption too: up to two such blocks, joined top-down, are the table's caption.
+    A title that names a statement ("Consolidated Balance Sheets", `names_statement`) is a
+    heading as well: the statement is a section of its own, and as a caption only it left the
+    heading before it open over the statement (GENERALMILLS_2020_10K.pdf: the auditor's
+    "Evaluation of valuation of goodwill ..." headed the balance sheet and the cash flow
+    statement). A heading keeps its level; a statement title set in body type gets the level
+    of the heading before it (`_previous_level`), so it closes that heading as its sibling.
+    Unit and period lines ("(In millions)") are captions only."""
     for i, (page, block) in enumerate(page_blocks):
         if block.kind not in ("paragraph", "title") or not caption_of(block.text) or len(block.text) > 400:
             continue
@@ -198,6 +212,10 @@ def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
                 break
             titles.insert(0, above)
         for above in titles:
-            above.kind = "caption"
+            if above.kind == "paragraph" and names_statement(above.text) and above is titles[0]:
+                above.kind = "title"  # a statement opens a section of its own (docstring)
+                above.tag["level"] = _previous_level(page_blocks, i)
+            elif not (above.kind == "title" and names_statement(above.text)):
+                above.kind = "caption"
         if titles:
             table.tag["caption"] = " ".join(b.text.strip() for b in titles)

@@ -1,6 +1,8 @@
 """Headings with levels, decided over the whole document so levels agree across pages.
 
-1. `body_size` is the font size carrying the most characters (the body text).
+1. `body_size` is the font size carrying the most characters of running text
+   (`prose_body_type`: paragraphs of two lines or more; table cells and one-line labels
+   are not counted, since a filing's tables set in 8 pt outweigh its 10 pt prose).
 2. `block_is_heading`: a short block (<= 3 lines, <= 200 characters, heading-shaped as
    `heading_shape_ok` says) that is larger than the body, or bold at body size, or starts
    with section numbering ("2", "2.1", "A.", "Chapter 3") in bold or larger type.
@@ -24,8 +26,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
-from parsers.structure.captions import caption_of
+from parsers.structure.captions import caption_of, names_statement, table_title_of
 from parsers.structure.lists import LIST_MARKER, split_marker
 from parsers.structure.toc import is_toc_heading, toc_level
 from parsers.textlayer.blocks import Block
@@ -54,6 +57,73 @@ def numbering_depth(text: str) -> int | None:
     return 1
 
 
+@dataclass(frozen=True)
+class BodyType:
+    """The type of the running text, which a heading must stand apart from.
+
+    `size`: points, in 0.5 pt steps. `bold_font`: the running text's font name when that
+    font itself reads as bold (pdfium's weight or flags say bold for most of its characters):
+    a block in that font at body size is body text, not emphasis (GENERALMILLS_2020_10K.pdf
+    sets every paragraph in a font flagged bold; each bold line then was a heading, lead-in
+    sentences and table column labels included). None when the body is regular."""
+
+    size: float
+    bold_font: str | None = None
+
+
+#: A block counts as running text for `prose_body_type` from this many lines: a one-line block
+#: is as often a label, a table row read as text or a footnote as a line of prose.
+PROSE_MIN_LINES = 2
+
+
+def prose_body_type(blocks: list[tuple[int, Block]], fallback_size: float) -> BodyType:
+    """The body type measured over running text only: the size (0.5 pt steps) carrying the most
+    characters in paragraph and list blocks of at least `PROSE_MIN_LINES` lines, and the font
+    carrying the most characters at that size (`BodyType.bold_font` when it reads as bold).
+
+    Tables are blocks of their own and never counted: counted over every character, a 10-K's
+    8 pt tables outweighed its 10 pt prose (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf: 6 pt table
+    text against 10.6 pt prose), so every prose line was "larger than the body" and the levels
+    shifted. `fallback_size` (the size over all characters) is kept when there is no such prose."""
+    sizes: Counter = Counter()
+    fonts: dict[float, Counter] = defaultdict(Counter)
+    bold_chars: Counter = Counter()
+    for _, block in blocks:
+        if block.kind not in ("paragraph", "list_item") or len(block.lines) < PROSE_MIN_LINES:
+            continue
+        for line in block.lines:
+            for segment in line.segments:
+                if not segment.text.strip():
+                    continue
+                size, chars = round(segment.size * 2) / 2, max(segment.chars, 1)
+                sizes[size] += chars
+                fonts[size][segment.font] += chars
+                bold_chars[(size, segment.font)] += chars * segment.bold
+    if not sizes:
+        return BodyType(fallback_size)
+    size = sizes.most_common(1)[0][0]
+    font, chars = fonts[size].most_common(1)[0]
+    bold = bold_chars[(size, font)] >= 0.5 * chars
+    return BodyType(max(size, 1.0), font if bold and font else None)
+
+
+def _main_font(block: Block) -> str:
+    """The font carrying most of the block's characters."""
+    fonts: Counter = Counter()
+    for line in block.lines:
+        for segment in line.segments:
+            fonts[segment.font] += max(segment.chars, len(segment.text))
+    return fonts.most_common(1)[0][0] if fonts else ""
+
+
+def emphasised(block: Block, bold_body_font: str | None = None) -> float:
+    """The block's bold share (0-1), 0 when it is set in the body's own bold font
+    (`BodyType.bold_font`): a weight the whole text has is no emphasis."""
+    if bold_body_font is not None and _main_font(block) == bold_body_font:
+        return 0.0
+    return block.bold
+
+
 def _style(block: Block) -> tuple[float, bool]:
     return (round(block.size * 2) / 2, block.bold >= 0.5)
 
@@ -80,6 +150,38 @@ CONTACT = re.compile(
 NOTE_LABEL = re.compile(r"^\s*(?:notes?|n\.?\s?b\.?)\s*:", re.IGNORECASE)
 
 
+#: Two years side by side ("2022 2021"): the column labels of a table of figures ("Fiscal Year
+#: 2020 2019 Change", "Revenue by Segment 2022 2021"), never a section name ("Comparison of
+#: 2022 to 2021" has a word between them).
+YEAR_COLUMNS = re.compile(r"\b(?:19|20)\d\d\s+(?:19|20)\d\d\b")
+#: A date ("May 31, 2020", "31 December 2022").
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+DATE = re.compile(
+    rf"(?i:\b(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|\b\d{{1,2}}\s+(?:{_MONTHS})\s+(?:19|20)\d\d\b)"
+)
+#: A date line keeps fewer than this many words besides its dates: "May 31, 2020 Pretax" heads a
+#: column, "Minneapolis, Minnesota July 2, 2020" dates a signed report; neither names a section.
+DATE_LINE_MAX_WORDS = 3
+#: An enumerator in brackets opening a clause that runs on in lower case: "(ii) relates to the
+#: provision of ...", "(a) equals the aggregate amount ...": an item of a legal list, not a heading.
+_BRACKETED_CLAUSE = re.compile(r"^\s*\(\w{1,4}\)\s+[a-z]")
+
+
+def _repeated_labels(text: str) -> bool:
+    """The same words said twice or more in a row ("(a) Taxes (a) Taxes", "Earnings Income
+    Earnings Income ..."): one column label per column of a table read as a line."""
+    words = text.split()
+    for unit in range(1, len(words) // 2 + 1):
+        if len(words) % unit == 0 and words == words[:unit] * (len(words) // unit):
+            return True
+    return False
+
+
+def _is_date_line(text: str) -> bool:
+    rest = DATE.sub(" ", text)
+    return rest != text and len([w for w in rest.split() if any(c.isalpha() for c in w)]) < DATE_LINE_MAX_WORDS
+
+
 def _mostly_non_letters(text: str) -> bool:
     visible = [c for c in text if not c.isspace()]
     return bool(visible) and sum(c.isalpha() for c in visible) < 0.5 * len(visible)
@@ -103,7 +205,15 @@ def heading_shape_ok(text: str) -> bool:
       Williams media-relations@its.jnj.com" is an entry of a contact block, and as a heading
       it headed every later page of the release;
     - it is not a note (`NOTE_LABEL`: "Note: Percentages are based on ..."): a note remarks
-      on the table above it and opens no section. "Note 4. Leases" (numbered) stays allowed.
+      on the table above it and opens no section. "Note 4. Leases" (numbered) stays allowed;
+    - it is not a row of column labels: two years side by side (`YEAR_COLUMNS`: "Fiscal Year
+      2020 2019 Change"), the same labels repeated (`_repeated_labels`: "(a) Taxes (a) Taxes"),
+      or a date with fewer than `DATE_LINE_MAX_WORDS` other words (`_is_date_line`: "May 31,
+      2020 Pretax"; also the place and date under a signed report, "Minneapolis, Minnesota
+      July 2, 2020"). As headings these stayed open over the pages after a table
+      (GENERALMILLS_2020_10K.pdf, BLOCK_2020_10K.pdf, VERIZON_2022_10K.pdf);
+    - it is not a bracketed clause running on in lower case (`_BRACKETED_CLAUSE`: "(ii) relates
+      to the provision of ...").
     """
     text = text.strip()
     if not text or len(text) > 200 or not any(c.isalpha() for c in text):
@@ -115,6 +225,8 @@ def heading_shape_ok(text: str) -> bool:
     if _mostly_non_letters(text) or GROUPED_NUMBER.search(text):
         return False
     if len(text.split()) > FIGURE_SENTENCE_WORDS and len(FIGURE.findall(text)) >= FIGURE_SENTENCE_FIGURES:
+        return False
+    if YEAR_COLUMNS.search(text) or _repeated_labels(text) or _is_date_line(text) or _BRACKETED_CLAUSE.match(text):
         return False
     return not CONTACT.search(text) and not NOTE_LABEL.match(text)
 
@@ -146,12 +258,13 @@ def set_apart_by_type(size: float, bold: float, body_size: float) -> bool:
     return larger or (bold >= 0.8 and size >= body_size - 0.6)
 
 
-def block_is_heading(block: Block, body_size: float) -> bool:
+def block_is_heading(block: Block, body_size: float, bold_body_font: str | None = None) -> bool:
     """Heading-shaped (`heading_shape_ok`), at most 3 lines, its display type not a figure
     (`display_is_figure`), not several sentences (`is_prose`), no line spread as columns
     (`_spread_as_columns`), not a bulleted item of more than `LIST_HEADING_WORDS` words, and
     set apart by type: larger than the body (<= 25 words), or numbered in bold or larger type
-    (<= 120 characters), or bold at body size (<= 120 characters, <= 2 lines)."""
+    (<= 120 characters), or bold at body size (<= 120 characters, <= 2 lines). Bold in the
+    body's own bold font (`bold_body_font`, see `BodyType`) is no emphasis."""
     text = block.text.strip()
     if len(block.lines) > 3 or not heading_shape_ok(text) or display_is_figure(block) or is_prose(text):
         return False
@@ -160,9 +273,10 @@ def block_is_heading(block: Block, body_size: float) -> bool:
     words = len(text.split())
     if words > LIST_HEADING_WORDS and (block.kind == "list_item" or _bulleted(text)):
         return False
+    weight = emphasised(block, bold_body_font)
     larger = block.size >= body_size + 1.0 and block.size >= 1.08 * body_size
-    bold = block.bold >= 0.8 and block.size >= body_size - 0.6
-    numbered = numbering_depth(text) is not None and (block.bold >= 0.5 or block.size > body_size + 0.5)
+    bold = weight >= 0.8 and block.size >= body_size - 0.6
+    numbered = numbering_depth(text) is not None and (weight >= 0.5 or block.size > body_size + 0.5)
     if larger:
         return words <= 25
     if numbered:
@@ -322,7 +436,9 @@ COLUMN_HEADER_GAP = 2.0
 _SENTENCE_END = (".", "?", "!", ":", "।", "॥")
 
 
-def numbered_line_is_heading(block: Block, following: Block | None, body_size: float) -> bool:
+def numbered_line_is_heading(
+    block: Block, following: Block | None, body_size: float, bold_body_font: str | None = None
+) -> bool:
     """A line opening with an enumerator ("(1)", "2)", "a.") that is styled like a heading
     (>= 0.8 pt larger than the body, or bold and followed by a longer paragraph) and followed
     by a body paragraph is a numbered heading ("(1) 「감염병의 예방 및 관리에 관한 법률」 개정" in
@@ -335,7 +451,7 @@ def numbered_line_is_heading(block: Block, following: Block | None, body_size: f
     if len(block.lines) != 1 or len(text) > 80 or text.endswith(_SENTENCE_END) or not heading_shape_ok(rest):
         return False
     larger = block.size >= body_size + 0.8
-    if not (larger or block.bold >= 0.8) or following is None or following.kind != "paragraph":
+    if not (larger or emphasised(block, bold_body_font) >= 0.8) or following is None or following.kind != "paragraph":
         return False
     follows_as_body = abs(following.size - body_size) <= 0.6 and not LIST_MARKER.match(following.lines[0].text)
     # Larger type is evidence enough; a bold line at body size needs a longer paragraph under
@@ -345,13 +461,17 @@ def numbered_line_is_heading(block: Block, following: Block | None, body_size: f
 
 
 def blocks_to_headings(
-    blocks: list[tuple[int, Block]], body_size: float, outline: list[tuple[int, str, int]]
+    blocks: list[tuple[int, Block]],
+    body_size: float,
+    outline: list[tuple[int, str, int]],
+    bold_body_font: str | None = None,
 ) -> str | None:
     """Mark heading blocks (`kind = "title"`, `tag["level"]`) and return the document title.
 
     `blocks` are (page number, block) in reading order; `outline` is (level from 0,
     title, page number or 0) from the PDF bookmarks. Blocks already of kind "title" (run-in
     leads, `heading_blocks.blocks_to_run_in_split`) are headings; others are judged here.
+    `body_size` and `bold_body_font` are the running text's type (`prose_body_type`).
     """
     blocks_order = {id(b): i for i, (_, b) in enumerate(blocks)}
     headings = [(page, b) for page, b in blocks if b.kind == "title"]  # run-in leads, decided when split
@@ -360,10 +480,10 @@ def blocks_to_headings(
             continue
         previous = blocks[index - 1][1] if index and blocks[index - 1][0] == page else None
         following = blocks[index + 1][1] if index + 1 < len(blocks) and blocks[index + 1][0] == page else None
-        if block_is_heading(block, body_size):
+        if block_is_heading(block, body_size, bold_body_font):
             if context_rejects_heading(previous, block, following) is None:
                 headings.append((page, block))
-        elif numbered_line_is_heading(block, following, body_size):
+        elif numbered_line_is_heading(block, following, body_size, bold_body_font):
             headings.append((page, block))
     headings.sort(key=lambda item: blocks_order[id(item[1])])
     outline_keys = {_key(title): (level, page) for level, title, page in outline if _key(title)}
@@ -373,6 +493,14 @@ def blocks_to_headings(
             hit = outline_keys.get(_key(block.text))
             if hit and hit[1] in (0, page):
                 headings.append((page, block))
+    outline_pages: dict[str, set[int]] = defaultdict(set)
+    for _, title, page in outline:
+        outline_pages[_key(title)].add(page)
+    elsewhere = {id(b) for page, b in headings if _outline_elsewhere(b, page, outline_pages)}
+    for _, block in headings:
+        if id(block) in elsewhere:
+            block.kind = "paragraph"
+    headings = [(page, b) for page, b in headings if id(b) not in elsewhere]
     for _, block in headings:
         block.kind = "title"
     contents = _contents_headings(blocks)
@@ -396,8 +524,80 @@ def blocks_to_headings(
             depth = _unnumbered_depth(_style(block), styles, depth_of_style)
         block.tag["level"] = depth + offset
     _apply_outline(headings, outline_keys, title_block, offset)
+    _add_table_page_titles(blocks, bold_body_font)
     _place_contents_headings(blocks, contents)
     return title_block.text if title_block is not None else None
+
+
+#: A table page's title starts this close to the top of the page (points: two inches).
+PAGE_TITLE_MAX_TOP = 144.0
+#: ... has at most this many words ...
+PAGE_TITLE_MAX_WORDS = 10
+#: ... and at most this many label blocks (a unit line, column labels) stand between it and
+#: the page's first table.
+PAGE_TITLE_MAX_LABELS = 10
+#: A label block has at most 3 lines and this many words ("2022 Sales to customers by segment
+#: of business" set on three lines over a column); more is running text.
+LABEL_MAX_WORDS = 12
+
+
+def _is_running_text(block: Block) -> bool:
+    return len(block.lines) > 3 or len(block.text.split()) > LABEL_MAX_WORDS
+
+
+#: A period over a table's columns ("SECOND QUARTER", "Six Months"), not the table's title.
+_PERIOD_LABEL = re.compile(r"(?i)\b(?:first|second|third|fourth)\s+quarter\b|\b(?:three|six|nine|twelve)\s+months\b")
+
+
+def _add_table_page_titles(blocks: list[tuple[int, Block]], bold_body_font: str | None) -> None:
+    """A page of tables opens with its title: the page's first block, near the top
+    (`PAGE_TITLE_MAX_TOP`), one line in bold of at most `PAGE_TITLE_MAX_WORDS` words,
+    heading-shaped, not a unit or period line (`captions.table_title_of` without a statement
+    name, `_PERIOD_LABEL`), with only label blocks (unit line, column labels: `_is_running_text`
+    false) between it and the page's first table. It becomes a heading at the level of the heading before it, so it
+    closes that heading (a new page-level structure starts) whatever its type size.
+
+    The schedules of an earnings release are tables under titles set smaller than the prose
+    ("Supplementary Sales Data" at 6.7 pt over 10.5 pt prose); not headings by type, they left
+    the release's last prose heading ("NOTE TO INVESTORS CONCERNING FORWARD-LOOKING
+    STATEMENTS:") or its income statement open over the 15 pages of schedules
+    (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf pp. 8-24)."""
+    level = 1
+    first_of_page: dict[int, int] = {}
+    for index, (page, _) in enumerate(blocks):
+        first_of_page.setdefault(page, index)
+    candidates: set[int] = set()
+    for page, start in first_of_page.items():
+        block = blocks[start][1]
+        text = block.text.strip()
+        if (
+            block.kind != "paragraph"
+            or len(block.lines) != 1
+            or block.bbox[1] > PAGE_TITLE_MAX_TOP
+            or emphasised(block, bold_body_font) < 0.8
+            or len(text.split()) > PAGE_TITLE_MAX_WORDS
+            or not heading_shape_ok(text)
+            or (table_title_of(text) and not names_statement(text))
+            or _PERIOD_LABEL.search(text)
+        ):
+            continue
+        labels = 0
+        for next_page, following in blocks[start + 1 :]:
+            if next_page != page or following.kind == "table":
+                break
+            labels += 1
+            if following.kind == "title" or _is_running_text(following) or labels > PAGE_TITLE_MAX_LABELS:
+                break
+        else:
+            continue
+        if next_page == page and following.kind == "table":
+            candidates.add(id(block))
+    for _, block in blocks:
+        if id(block) in candidates:
+            block.kind = "title"
+            block.tag["level"] = level
+        elif block.kind == "title" and "level" in block.tag:
+            level = block.tag["level"]
 
 
 def _contents_headings(blocks: list[tuple[int, Block]]) -> set[int]:
@@ -450,6 +650,20 @@ def _document_title(headings: list[tuple[int, Block]], body_size: float) -> Bloc
 
 def _key(text: str) -> str:
     return re.sub(r"\W+", "", text.casefold())[:80]
+
+
+#: A bookmark's page and the page of the heading it names may differ by this many pages (a
+#: bookmark set on the page before, a heading at the foot of a page).
+OUTLINE_PAGE_SLACK = 1
+
+
+def _outline_elsewhere(block: Block, page: int, outline_pages: dict[str, set[int]]) -> bool:
+    """The PDF's bookmarks place the section this text names on another page: here it is a
+    contents line or a mention, not the section's heading. VERIZON_2022_10K.pdf's contents page
+    ends with a bold "Certifications"; taken as the heading of that name, it got the bookmark's
+    level and stayed open, as the parent of every Item, until the real one 120 pages later."""
+    pages = outline_pages.get(_key(block.text)) if _key(block.text) else None
+    return bool(pages) and 0 not in pages and all(abs(p - page) > OUTLINE_PAGE_SLACK for p in pages)
 
 
 def _apply_outline(headings, outline_keys, title_block, offset) -> None:
