@@ -30,9 +30,14 @@ import tempfile
 from pathlib import Path
 
 #: Bumped when the file layout below changes (the file name carries it).
-FORMAT = 1
+FORMAT = 2
 _MAGIC = b"ingest-py3langid\n"
 _ALIGN = 4096  # every array starts on a page boundary
+#: The file is written in writes of one page: the page cache then holds it as single pages, and a
+#: fault maps a few neighbours (64 KiB) instead of a whole large folio (up to 2 MiB, measured on
+#: Linux 6.18 ext4 after one big write: 16 touched bytes 4 MiB apart made 26 MB resident, 1 MB
+#: after page-sized writes). The map is read with MADV_RANDOM (no read-ahead into large folios).
+_PAGE = 4096
 
 
 def model_cache_dir() -> Path:
@@ -161,7 +166,9 @@ def _write(source: Path, path: Path) -> None:
             out.write(_MAGIC + len(head).to_bytes(8, "little") + head)
             for name, array in arrays.items():
                 out.seek(start + header["arrays"][name]["offset"])
-                out.write(memoryview(array).cast("B"))
+                data = memoryview(array).cast("B")
+                for at in range(0, len(data), _PAGE):  # page by page: see _PAGE
+                    out.write(data[at : at + _PAGE])
             out.truncate(start + offset)
         os.replace(temporary, path)
     except BaseException:
@@ -191,6 +198,8 @@ def _arrays(path: Path, fd: int) -> dict:
     import numpy as np
 
     mapped = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    if hasattr(mapped, "madvise") and hasattr(mmap, "MADV_RANDOM"):
+        mapped.madvise(mmap.MADV_RANDOM)
     if mapped[: len(_MAGIC)] != _MAGIC:
         raise ValueError(f"{path}: not an unpacked py3langid model")
     size = int.from_bytes(mapped[len(_MAGIC) : len(_MAGIC) + 8], "little")
