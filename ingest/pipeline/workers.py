@@ -52,8 +52,8 @@ T = TypeVar("T")
 J = TypeVar("J")
 
 #: Replace the workers when one of them holds more than this many MiB after a task (or half the
-#: per-worker memory cap, when that is lower). A fresh worker holds about 250 MiB, most of it
-#: shared with the forkserver it was forked from.
+#: per-worker memory cap, when that is lower). A fresh worker holds about 80 MiB, most of it
+#: shared with the forkserver it was forked from (docs/benchmarks.md, "Memory per process").
 RECYCLE_RSS_MB = 1024
 
 #: A task after which the worker holds this many MiB more than before it gives its free heap
