@@ -63,7 +63,8 @@ def test_without_a_writable_cache_the_model_is_loaded_in_memory(tmp_path, monkey
     blocker = tmp_path / "a file, not a directory"
     blocker.write_text("")
     monkeypatch.setenv("INGEST_CACHE_DIR", str(blocker / "cache"))
-    assert load_identifier(("en", "hi")).classify("The whitefly is controlled with neem oil sprayed at dusk.")[0] == "en"
+    identifier = load_identifier(("en", "hi"))
+    assert identifier.classify("The whitefly is controlled with neem oil sprayed at dusk.")[0] == "en"
 
 
 def test_a_spilled_value_reads_back_once_and_its_file_goes(tmp_path):

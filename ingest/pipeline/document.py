@@ -7,7 +7,6 @@ from pathlib import Path
 from ingest.chunker import chunk_document
 from ingest.contracts.elements import Document
 from ingest.contracts.errors import IngestError, SoftTimeout
-from ingest.contracts.processes import release_free_memory
 from ingest.pipeline.enrich import chunks_with_language, document_metadata, document_title
 from ingest.pipeline.processed import PageCount, ProcessedDocument
 from ingest.pipeline.settings import PipelineSettings

@@ -126,7 +126,10 @@ def _write_in_child(source: Path, path: Path) -> None:
     import subprocess
     import sys
 
-    code = "import sys; from pathlib import Path; from ingest.pipeline.language_model import _write; _write(Path(sys.argv[1]), Path(sys.argv[2]))"
+    code = (
+        "import sys; from pathlib import Path; from ingest.pipeline.language_model import _write; "
+        "_write(Path(sys.argv[1]), Path(sys.argv[2]))"
+    )
     here = str(Path(__file__).resolve().parents[2])  # the directory holding the `ingest` package
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
     done = subprocess.run(

@@ -13,7 +13,9 @@ no whole-pickle buffer) and returns a `Spilled`; whoever needs the value reads i
 `pickle.load` (streamed) - the main process for a document's result, the assembling worker for
 the page ranges, which the main process only passes on. The directory is made and removed by
 the pool (`workers._execute_in_pool`), so files left by a killed task go with it. Files are
-private to the run (mode 0600, a directory of the run's own, mode 0700).
+private to the run (mode 0600, a directory of the run's own, mode 0700), under the system's
+temporary directory (`TMPDIR`); where that is a tmpfs the bytes sit in memory there, but in no
+process's resident set, and only until they are read.
 """
 
 from __future__ import annotations

@@ -241,7 +241,8 @@ def _read_back(result: TaskResult) -> TaskResult:
     try:
         value = loaded(result.value)
     except Exception as error:  # noqa: BLE001 - one document's failure, not the batch's
-        value = Failure(stage="pipeline", message=f"reading the worker's result back failed: {type(error).__name__}: {error}")
+        message = f"reading the worker's result back failed: {type(error).__name__}: {error}"
+        value = Failure(stage="pipeline", message=message)
     return result.model_copy(update={"value": value})
 
 
