@@ -68,7 +68,10 @@ def cpu_of(command: list[str], code: Path | None = None) -> tuple[float, float]:
 
 
 def ingest(*arguments: str) -> list[str]:
-    return [sys.executable, "-c", "from ingest.cli import app; app()", *arguments]
+    """`ingest` run from the code on PYTHONPATH (`--code`). `-P`: `python -c` would otherwise put
+    the working directory (this tree, `startup.run_measured`'s cwd) first on sys.path, and every
+    `--code` would run this tree."""
+    return [sys.executable, "-P", "-c", "from ingest.cli import app; app()", *arguments]
 
 
 def small_copies(folder: Path, count: int) -> Path:

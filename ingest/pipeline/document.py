@@ -5,13 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from ingest.chunker import chunk_document
+from ingest.contracts.elements import Document
 from ingest.contracts.errors import IngestError, SoftTimeout
 from ingest.pipeline.enrich import chunks_with_language, document_metadata, document_title
 from ingest.pipeline.processed import PageCount, ProcessedDocument
 from ingest.pipeline.settings import PipelineSettings
+from ingest.pipeline.spill import Spilled
 from ingest.pipeline.surrogates import replace_surrogates
 from ingest.tokens import tiktoken_counter
-from parsers.pages import PagesRead, read_page_range_of_file
+from parsers.pages import PagesRead, pages_read_in_order, read_page_range_of_file
 from parsers.pdf import PageHook, parse_pdf
 
 
@@ -28,6 +30,11 @@ def process_document(
     `pages_read`: every page already read (`parsers.pages`), for a document read as ranges."""
     with stage("parse", path):
         document = parse_pdf(path, settings.parse, sha256=sha256, on_page=on_page, pages_read=pages_read)
+    return process_parsed(path, settings, document)
+
+
+def process_parsed(path: str, settings: PipelineSettings, document: Document) -> ProcessedDocument:
+    """enrich -> chunk -> enrich for a parsed document (`process_document` after its parse)."""
     with stage("enrich", path):
         metadata = document_metadata(document, settings.enrich)
     with stage("chunk", path):
@@ -48,16 +55,30 @@ def process_part(
     sha256: str | None,
     split_above: int,
     pages: tuple[int, int] | None,
-    pages_read: PagesRead | None,
+    pages_read: PagesRead | list | None,
     on_page: PageHook | None = None,
-) -> PageCount | PagesRead | ProcessedDocument:
+    parsed: Spilled | Document | None = None,
+) -> PageCount | PagesRead | Document | ProcessedDocument:
     """One task of a document that may be split (`ingest.pipeline.split`), by what the job asks:
     pages [first, stop) read (`pages`); the document processed from its pages read (`pages_read`);
     or, with `split_above`, `PageCount` when it has more pages than that, else the whole document
     processed here. Raises IngestError naming the stage that failed, as `process_document` does.
     `on_page`: page progress, as for `process_document`; a range read reports nothing, the
     assembly (`pages_read`) reports every page once (the text pages as it starts, OCR'd pages
-    as OCR reads them), so a split document's bar waits for its parts, then moves."""
+    as OCR reads them), so a split document's bar waits for its parts, then moves.
+    `pages_read` may also be the ranges in page order, each a `PagesRead` or the file a worker
+    wrote it to (`ingest.pipeline.spill.Spilled`): the document is then only parsed, and
+    returned; `parsed` (that document, or its file) is chunked and enriched by a later task, in
+    a fresh worker. Two tasks, because in one the page layouts (about 45 MB for DA-619p), the
+    heap they leave fragmented, the chunks and the language model's pages add up to 170 MB.
+    """
+    if parsed is not None:
+        with stage("parse", path):
+            document = parsed.load() if isinstance(parsed, Spilled) else parsed
+        return process_parsed(path, settings, document)
+    if isinstance(pages_read, list):
+        with stage("parse", path):
+            return parse_pdf(path, settings.parse, sha256=sha256, on_page=on_page, pages_read=_joined(pages_read))
     if pages is not None:
         with stage("parse", path):
             return read_page_range_of_file(path, settings.parse, *pages)
@@ -66,6 +87,11 @@ def process_part(
         if count is not None and count > split_above:
             return PageCount(count)
     return process_document(path, settings, sha256, on_page=on_page, pages_read=pages_read)
+
+
+def _joined(parts: list) -> PagesRead:
+    """The page ranges, read from their files where they are `Spilled`, put back in page order."""
+    return pages_read_in_order([part.load() if isinstance(part, Spilled) else part for part in parts])
 
 
 def page_count(path: str) -> int | None:

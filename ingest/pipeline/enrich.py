@@ -167,13 +167,10 @@ def document_title(document: Document, metadata: dict[str, Any]) -> str:
 
 @lru_cache(maxsize=4)
 def _identifier(languages: tuple[str, ...]):
-    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+    from ingest.pipeline.language_model import load_identifier
 
     _check_language_codes(languages)
-    identifier = LanguageIdentifier.from_model_file(MODEL_DIR / MODEL_FILE)
-    if languages:
-        identifier.set_languages(list(languages))
-    return identifier
+    return load_identifier(languages)  # mapped from an unpacked copy: shared, resident where read
 
 
 def _check_language_codes(languages: tuple[str, ...]) -> None:

@@ -10,7 +10,12 @@ instead of being processed, and becomes:
 2. when every part is in, one task that parses from the pages read, in page order
    (`parse_pdf(..., pages_read=...)`: the document-wide passes - body size, running headers
    and footers, headings, cross-page tables - run once, over the whole document), then
-   chunks and enriches it as any document.
+   chunks and enriches it as any document. In a pool (`workers.execute`), the parts reach that
+   task as files (`ingest.pipeline.spill`: the main process never holds the page layouts), and
+   it is two tasks, each in a fresh worker: one parses and hands the document over as a file,
+   the next chunks and enriches it (`document.process_part`; one worker doing all of it peaked
+   at 170 MB on DA-619p, docs/benchmarks.md "Memory per process"). The files are removed when
+   the document ends (and with the run's directory in any case).
 
 The output is the same as without splitting (`benchmarks/same_output.py`; a test compares the
 `Document`s). The parts go to the front of the queue, so the long document's passes start as
@@ -30,9 +35,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterator, TypeVar
 
+from ingest.contracts.elements import Document
 from ingest.pipeline.processed import PageCount
 from ingest.pipeline.progress import ProgressCallback
 from ingest.pipeline.settings import PipelineSettings
+from ingest.pipeline.spill import Spilled
 from ingest.pipeline.workers import Failure, Job, TaskResult, execute, timeout_message
 
 T = TypeVar("T")
@@ -46,8 +53,15 @@ class _Document:
     job: Job
     parts: int
     started: float  # time.monotonic() when its parts were queued
-    read: dict[int, object] = field(default_factory=dict)  # part index -> parsers.pages.PagesRead
+    # part index -> parsers.pages.PagesRead, or the file a pool's worker wrote it to (`Spilled`)
+    read: dict[int, object] = field(default_factory=dict)
     failed: bool = False
+    files: list[Spilled] = field(default_factory=list)  # the parts' files, removed when the document ends
+
+    def remove_files(self) -> None:
+        for spilled in self.files:
+            spilled.remove()
+        self.files.clear()
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +80,15 @@ class _Part:
 
 @dataclass(frozen=True, eq=False)
 class _Assembly:
+    """The task parsing the document from its page ranges (read from their files, when spilled)."""
+
+    document: _Document
+
+
+@dataclass(frozen=True, eq=False)
+class _Finish:
+    """The task chunking and enriching the document the assembly parsed (handed over as a file)."""
+
     document: _Document
 
 
@@ -96,7 +119,12 @@ def execute_splitting(
                 yield tag.document.tag, done
             elif done is not None:
                 queue.appendleft(done)
+        elif isinstance(tag, _Assembly) and isinstance(result.value, (Spilled, Document)):  # parsed only
+            if isinstance(result.value, Spilled):
+                tag.document.files.append(result.value)
+            queue.appendleft(_finish(tag.document, result.value, settings))
         else:
+            tag.document.remove_files()
             yield tag.document.tag, _as_document_result(tag.document, result, settings)
 
 
@@ -114,22 +142,39 @@ def _part_done(part: _Part, result: TaskResult, settings: PipelineSettings) -> T
     assembly job (a (job, tag) pair to queue) once every part is in, or None (wait for more, or
     the document already failed)."""
     document = part.document
+    if isinstance(result.value, Spilled):
+        document.files.append(result.value)
     if document.failed:
+        document.remove_files()
         return None
     if isinstance(result.value, Failure):
         document.failed = True
+        document.read.clear()
+        document.remove_files()
         return _as_document_result(document, result, settings)
     document.read[part.index] = result.value
     if len(document.read) < document.parts:
         return None
-    from parsers.pages import pages_read_in_order
-
-    pages_read = pages_read_in_order([document.read[index] for index in range(document.parts)])
+    parts = [document.read[index] for index in range(document.parts)]
     document.read.clear()
+    if document.files:  # read from their files by the assembling worker, in page order
+        pages_read: object = parts
+    else:
+        from parsers.pages import pages_read_in_order
+
+        pages_read = pages_read_in_order(parts)
     own = document.job.settings or settings
     left = max(own.timeout - (time.monotonic() - document.started), 0.001)
     assembly = document.job._replace(pages_read=pages_read, settings=own.model_copy(update={"timeout": left}))
     return assembly, _Assembly(document)
+
+
+def _finish(document: _Document, parsed: Spilled | Document, settings: PipelineSettings) -> tuple:
+    """The (job, tag) chunking and enriching the parsed document, under what is left of its time limit."""
+    own = document.job.settings or settings
+    left = max(own.timeout - (time.monotonic() - document.started), 0.001)
+    job = document.job._replace(parsed=parsed, settings=own.model_copy(update={"timeout": left}))
+    return job, _Finish(document)
 
 
 def _as_document_result(document: _Document, result: TaskResult, settings: PipelineSettings) -> TaskResult:

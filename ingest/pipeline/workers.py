@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 from collections import deque
@@ -41,20 +43,29 @@ from typing import Any, Callable, Iterator, NamedTuple, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from ingest.contracts.errors import IngestError, SoftTimeout
-from ingest.contracts.processes import pid_alive, process_start_time
+from ingest.contracts.processes import pid_alive, process_start_time, release_free_memory
 from ingest.pipeline.progress import PROGRESS_INTERVAL, ProgressCallback, ProgressChannel, in_process, receive_in_worker
 from ingest.pipeline.settings import PipelineSettings
+from ingest.pipeline.spill import Spilled, loaded, spill
 
 T = TypeVar("T")
 J = TypeVar("J")
 
 #: Replace the workers when one of them holds more than this many MiB after a task (or half the
-#: per-worker memory cap, when that is lower). A fresh worker holds about 250 MiB, most of it
-#: shared with the forkserver it was forked from.
+#: per-worker memory cap, when that is lower). A fresh worker holds about 80 MiB, most of it
+#: shared with the forkserver it was forked from (docs/benchmarks.md, "Memory per process").
 RECYCLE_RSS_MB = 1024
+
+#: A task after which the worker holds this many MiB more than before it gives its free heap
+#: back (`release_free_memory`; a small PDF's task never does, so it costs them nothing).
+TRIM_AFTER_MB = 24
 
 #: Imported by the forkserver before it forks a worker ("__main__" is multiprocessing's default).
 PRELOAD = ["__main__", "ingest.pipeline.preload"]
+
+#: In a worker: the run's directory for results handed over as files (`ingest.pipeline.spill`);
+#: None in the main process and with `workers = 0` (nothing to hand over).
+_SPILL_DIR: str | None = None
 
 
 class Failure(BaseModel):
@@ -115,7 +126,8 @@ class Job(NamedTuple):
     # of more pages than this (0 = never); read only pages [first, stop); parse from pages read.
     split_above: int = 0
     pages: tuple[int, int] | None = None
-    pages_read: Any = None  # parsers.pages.PagesRead
+    pages_read: Any = None  # parsers.pages.PagesRead, or the ranges as files (a list of spill.Spilled)
+    parsed: Any = None  # the document parsed from its ranges (a spill.Spilled): chunk and enrich it
 
 
 def memory_message(limit_mb: int) -> str:
@@ -126,8 +138,14 @@ def memory_message(limit_mb: int) -> str:
 
 
 def _worker_init(
-    parent_pid: int, parent_start: str | None, memory_limit_mb: int = 0, progress_pipe: Any = None
+    parent_pid: int,
+    parent_start: str | None,
+    memory_limit_mb: int = 0,
+    progress_pipe: Any = None,
+    spill_dir: str | None = None,
 ) -> None:
+    global _SPILL_DIR
+    _SPILL_DIR = spill_dir
     os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
     if memory_limit_mb:
         # RLIMIT_AS: an allocation past the cap fails (MemoryError in Python, a failed malloc in
@@ -165,15 +183,15 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
 
     job = Job(job) if isinstance(job, str) else job
     path, sha256, settings = job.path, job.sha256, job.settings or settings
-    started = time.monotonic()
+    started, resident_before = time.monotonic(), resident_mb()
     reset_pdfium()  # no pdfium state from the worker's previous document (same chunks alone or in a batch)
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
     try:
         on_page = reporter_for(path)
-        if job.split_above or job.pages or job.pages_read:  # a long document's parts (pipeline/split.py)
+        if job.split_above or job.pages or job.pages_read or job.parsed:  # a long document's steps (split.py)
             value: Any = process_part(
-                path, settings, sha256, job.split_above, job.pages, job.pages_read, on_page=on_page
+                path, settings, sha256, job.split_above, job.pages, job.pages_read, on_page=on_page, parsed=job.parsed
             )
         else:
             value = process_document(path, settings, sha256=sha256, on_page=on_page)
@@ -188,7 +206,44 @@ def run_task(job: Job | str, settings: PipelineSettings) -> TaskResult:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    return TaskResult(value=value, seconds=round(time.monotonic() - started, 3), rss_mb=round(resident_mb(), 1))
+    seconds = round(time.monotonic() - started, 3)
+    value = _handed_over(value)
+    if resident_mb() - resident_before > TRIM_AFTER_MB:
+        release_free_memory()  # the next task starts from less (a split document's assembly)
+    return TaskResult(value=value, seconds=seconds, rss_mb=round(resident_mb(), 1))
+
+
+def _handed_over(value: Any) -> Any:
+    """In a pool's worker, a document's result or a page range read as a file (`Spilled`: the
+    main process reads the document back, the assembling worker the page ranges); failures and
+    page counts (small) as they are."""
+    if _SPILL_DIR is None or isinstance(value, (Failure, tuple)):  # PageCount is a NamedTuple
+        return value
+    from ingest.pipeline.processed import ProcessedDocument
+
+    return spill(value, _SPILL_DIR, keep=not isinstance(value, ProcessedDocument))
+
+
+def _left_over(result: TaskResult) -> bool:
+    """Whether the worker handed over a step of a split document (a page range, the parsed
+    document: a `Spilled` kept for the next step). Its pool is then replaced, so the next step
+    starts in a worker fresh from the forkserver instead of one holding what reading 300 pages
+    left behind (about 23 MB on DA-619p after trimming: pdfium's state, a fragmented heap).
+    A new worker is a fork of the forkserver, which has everything loaded: milliseconds."""
+    return isinstance(result.value, Spilled) and result.value.keep
+
+
+def _read_back(result: TaskResult) -> TaskResult:
+    """`result` with a document handed over as a file read back (`spill.loaded`); a file that
+    cannot be read fails the document."""
+    if not isinstance(result.value, Spilled) or result.value.keep:
+        return result
+    try:
+        value = loaded(result.value)
+    except Exception as error:  # noqa: BLE001 - one document's failure, not the batch's
+        message = f"reading the worker's result back failed: {type(error).__name__}: {error}"
+        value = Failure(stage="pipeline", message=message)
+    return result.model_copy(update={"value": value})
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -196,11 +251,15 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def _new_pool(
-    workers: int, memory_limit_mb: int = 0, preload: bool = True, progress: ProgressChannel | None = None
+    workers: int,
+    memory_limit_mb: int = 0,
+    preload: bool = True,
+    progress: ProgressChannel | None = None,
+    spill_dir: str | None = None,
 ) -> ProcessPoolExecutor:
     """`preload`: have the forkserver load the pipeline first (no effect once it runs; the first
     worker waits for it, so a stand-in task in a test passes False). `progress`: the pool's
-    workers get a pipe of their own on it."""
+    workers get a pipe of their own on it. `spill_dir`: where `run_task` hands results over."""
     context = _context()
     if preload:
         context.set_forkserver_preload(PRELOAD)  # a failed import is skipped
@@ -210,7 +269,7 @@ def _new_pool(
         max_workers=workers,
         mp_context=context,
         initializer=_worker_init,
-        initargs=(me, process_start_time(me), memory_limit_mb, pipe[1] if pipe else None),
+        initargs=(me, process_start_time(me), memory_limit_mb, pipe[1] if pipe else None, spill_dir),
     )
     if pipe is not None:
         progress.attach(pool, pipe)
@@ -286,16 +345,34 @@ def _execute_in_pool(
     queue: deque[tuple[J, T]] | None = None,
 ) -> Iterator[tuple[T, TaskResult]]:
     """`execute` with `settings.worker_count` worker processes."""
-    workers = settings.worker_count
-    limit = settings.timeout + hard_grace(settings.timeout)
     pending: deque[tuple[J, T]] = deque() if queue is None else queue
     pending.extend(zip(jobs, tags))
+    preload = task is run_task
+    # Results handed over as files (`ingest.pipeline.spill`), removed with whatever is left in it.
+    spill_dir = tempfile.mkdtemp(prefix="ingest-run-") if preload else None
+    try:
+        yield from _run_pool(pending, settings, task, progress, preload, spill_dir)
+    finally:
+        if spill_dir is not None:
+            shutil.rmtree(spill_dir, ignore_errors=True)
+
+
+def _run_pool(
+    pending: deque,
+    settings: PipelineSettings,
+    task: Callable[[J, PipelineSettings], TaskResult],
+    progress: ProgressChannel | None,
+    preload: bool,
+    spill_dir: str | None,
+) -> Iterator[tuple[T, TaskResult]]:
+    """`_execute_in_pool`'s loop over the jobs in `pending`."""
+    workers = settings.worker_count
+    limit = settings.timeout + hard_grace(settings.timeout)
     suspects: deque[tuple[J, T]] = deque()  # were in flight when a worker died: run alone
     in_flight: dict[Future, tuple[J, T, float, bool]] = {}
     memory = settings.worker_memory_limit_mb
     recycle_mb = recycle_limit_mb(memory)
-    preload = task is run_task
-    pool = _new_pool(workers, memory, preload, progress)
+    pool = _new_pool(workers, memory, preload, progress, spill_dir)
     retired: list[ProcessPoolExecutor] = []  # finish their in-flight tasks, then exit
     try:
         while pending or suspects or in_flight:
@@ -314,12 +391,12 @@ def _execute_in_pool(
                 job, tag, started, solo = in_flight.pop(future)
                 try:
                     result = future.result()
-                    if result.rss_mb > recycle_mb and not retired_now:
+                    if (result.rss_mb > recycle_mb or _left_over(result)) and not retired_now:
                         retired_now = True  # new tasks go to a new pool; this one exits when idle
                         pool.shutdown(wait=False)
                         retired.append(pool)
-                        pool = _new_pool(workers, memory, preload, progress)
-                    yield tag, result
+                        pool = _new_pool(workers, memory, preload, progress, spill_dir)
+                    yield tag, _read_back(result)
                 except BrokenProcessPool:
                     broken = True
                     if solo:
@@ -348,7 +425,7 @@ def _execute_in_pool(
                     if progress is not None:
                         progress.discard(old)
                 retired.clear()
-                pool = _new_pool(workers, memory, preload, progress)
+                pool = _new_pool(workers, memory, preload, progress, spill_dir)
     except BaseException:
         for old in [*retired, pool]:
             _kill_pool(old)
