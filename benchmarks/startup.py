@@ -14,7 +14,8 @@ Measured:
 - `ingest --help`;
 - `ingest query "select count(*) from chunks"` on a one-document database;
 - one small PDF end to end (`fixtures/two_column.pdf`, 2 pages): `ingest run` with the default
-  worker pool, and with `--workers 0` (in-process), each into a new database.
+  worker pool (one document: its worker is forked from the run, no forkserver), and with
+  `--workers 0` (in-process), each into a new database.
 """
 
 from __future__ import annotations
