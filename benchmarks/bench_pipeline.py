@@ -62,8 +62,11 @@ with pdfplumber.open(sys.argv[1]) as pdf:
 
 
 def cpu_of(command: list[str], code: Path | None = None) -> tuple[float, float]:
-    """(CPU seconds of the whole process tree, forkserver and workers included; wall seconds)."""
-    wall, cpu = run_measured(command, dict(os.environ, PYTHONPATH=str(code)) if code else None)
+    """(CPU seconds of the whole process tree, forkserver and workers included; wall seconds).
+    `code`: run in that tree (its directory is the working directory: `-c` puts the working
+    directory on `sys.path` before `PYTHONPATH`, so before 2026-12-01 every `--code` ran this
+    tree's code)."""
+    wall, cpu = run_measured(command, dict(os.environ, PYTHONPATH=str(code)) if code else None, cwd=code)
     return cpu, wall
 
 

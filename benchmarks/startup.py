@@ -14,7 +14,8 @@ Measured:
 - `ingest --help`;
 - `ingest query "select count(*) from chunks"` on a one-document database;
 - one small PDF end to end (`fixtures/two_column.pdf`, 2 pages): `ingest run` with the default
-  worker pool, and with `--workers 0` (in-process), each into a new database.
+  worker pool (one document: its worker is forked from the run, no forkserver), and with
+  `--workers 0` (in-process), each into a new database.
 """
 
 from __future__ import annotations
@@ -53,12 +54,16 @@ def reap_all() -> None:
             return
 
 
-def run_measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the whole process tree) of one command."""
+def run_measured(
+    command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
+) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the whole process tree) of one command, run in `cwd` (default
+    this tree). `python -m`/`-c` put the working directory first on `sys.path`, before
+    `PYTHONPATH`: to run another tree's code, run in that tree."""
     become_subreaper()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(command, cwd=cwd or ROOT, env=env, check=True, capture_output=True)
     wall = time.perf_counter() - started
     reap_all()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -154,3 +154,37 @@ def test_workers_stay_warm_and_are_replaced_by_memory_not_by_count():
 def test_run_task_reports_the_workers_resident_memory(tmp_path):
     result = run_task(str(Path(__file__).parent.parent / "fixtures" / "two_column.pdf"), PipelineSettings(workers=0))
     assert result.rss_mb > 10
+
+
+def parent_task(path: str, settings: PipelineSettings) -> TaskResult:
+    """Reports the worker's parent, its address-space cap and whether its stderr can be written."""
+    import resource
+    import sys
+
+    print(f"worker {path} writes to stderr", file=sys.stderr)
+    return TaskResult(value=(os.getppid(), resource.getrlimit(resource.RLIMIT_AS)[0]), seconds=0.0)
+
+
+def test_a_run_of_one_document_per_worker_starts_no_forkserver_and_keeps_the_memory_cap():
+    # One small PDF paid for a second interpreter (the forkserver, importing the whole pipeline
+    # again) and a resource tracker; now its worker is forked from this process, capped as before.
+    got = results(["a", "b"], PipelineSettings(workers=2, memory_limit_mb=4096), parent_task)
+    assert got == {"a": (os.getpid(), 4096 << 20), "b": (os.getpid(), 4096 << 20)}
+
+
+def test_a_longer_run_still_uses_the_forkserver():
+    got = results(["a", "b", "c"], PipelineSettings(workers=2), parent_task)
+    assert {parent for parent, _cap in got.values()} != {os.getpid()}
+
+
+def test_a_crash_in_a_run_of_one_document_fails_only_that_document():
+    got = results(["crash"], PipelineSettings(workers=2, timeout=60), crashing_task)
+    assert isinstance(got["crash"], Failure) and "died" in got["crash"].message
+
+
+@pytest.mark.slow
+def test_a_hung_document_alone_is_killed_by_the_hard_limit():
+    started = time.monotonic()
+    got = results(["hang"], PipelineSettings(workers=2, timeout=1), sleepy_task)
+    assert time.monotonic() - started < 60
+    assert isinstance(got["hang"], Failure) and got["hang"].message.startswith("timed out after 1 s (worker killed)")

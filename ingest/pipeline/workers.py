@@ -24,6 +24,15 @@ from one document to the next, and is replaced only when its resident memory aft
 passes `recycle_limit_mb` (a parser's slow leak or a fragmented heap cannot grow forever).
 The forkserver imports the worker's modules and loads the default language model and
 tokenizer once (`ingest.pipeline.preload`), so a new worker is a fork that starts with them.
+
+A small run (at most `worker_count` documents) starts no forkserver: this process loads the
+pipeline itself and forks its workers directly (`fork_from_here`). A forkserver is a second
+interpreter that imports everything again (and a resource tracker a third): for one small PDF
+that was more CPU than the document. The workers are the same processes with the same limits
+(soft and hard time limit, memory cap, crash isolation, orphan watch); they are forked before
+any result has arrived, so they inherit none. A forked worker writes through new `sys.stdout`
+and `sys.stderr` objects: a thread of this process (a progress bar) may have held the old ones'
+locks at the moment of the fork.
 """
 
 from __future__ import annotations
@@ -143,10 +152,13 @@ def _worker_init(
     memory_limit_mb: int = 0,
     progress_pipe: Any = None,
     spill_dir: str | None = None,
+    forked_from_parent: bool = False,
 ) -> None:
     global _SPILL_DIR
     _SPILL_DIR = spill_dir
     os.environ["OMP_THREAD_LIMIT"] = "1"  # Tesseract: parallelise by process, not by thread
+    if forked_from_parent:
+        _fresh_standard_streams()
     if memory_limit_mb:
         # RLIMIT_AS: an allocation past the cap fails (MemoryError in Python, a failed malloc in
         # pdfium) instead of growing until the machine swaps or the OOM killer picks a victim.
@@ -163,6 +175,20 @@ def _worker_init(
         target=_exit_when_orphaned, args=(parent_pid, parent_start), daemon=True, name="orphan-watch"
     ).start()
     receive_in_worker(progress_pipe)
+
+
+def _fresh_standard_streams() -> None:
+    """New `sys.stdout`/`sys.stderr` objects on the same descriptors, in a worker forked from the
+    parent: another thread of the parent (a progress bar redrawing) may have held the old
+    objects' locks when it forked, and a held lock would hang the worker's first warning."""
+    import sys
+
+    for name, fd in (("stdout", 1), ("stderr", 2)):
+        old = getattr(sys, name)
+        try:
+            setattr(sys, name, open(fd, "w", encoding=getattr(old, "encoding", None), closefd=False, buffering=1))
+        except (OSError, ValueError):
+            pass
 
 
 def _exit_when_orphaned(parent_pid: int, parent_start: str | None) -> None:
@@ -229,7 +255,8 @@ def _left_over(result: TaskResult) -> bool:
     document: a `Spilled` kept for the next step). Its pool is then replaced, so the next step
     starts in a worker fresh from the forkserver instead of one holding what reading 300 pages
     left behind (about 23 MB on DA-619p after trimming: pdfium's state, a fragmented heap).
-    A new worker is a fork of the forkserver, which has everything loaded: milliseconds."""
+    A new worker is a fork of the forkserver (or of this process, `fork_from_here`), which has
+    everything loaded: milliseconds."""
     return isinstance(result.value, Spilled) and result.value.keep
 
 
@@ -246,8 +273,21 @@ def _read_back(result: TaskResult) -> TaskResult:
     return result.model_copy(update={"value": value})
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    return multiprocessing.get_context("forkserver")
+def _context(fork: bool = False) -> multiprocessing.context.BaseContext:
+    return multiprocessing.get_context("fork" if fork else "forkserver")
+
+
+def fork_from_here(documents: int, settings: PipelineSettings) -> bool:
+    """Whether a run of `documents` documents forks its workers from this process instead of
+    starting a forkserver (module docstring): at most one document per worker, where "fork" exists."""
+    return 0 < documents <= settings.worker_count and "fork" in multiprocessing.get_all_start_methods()
+
+
+def preload_here() -> None:
+    """Load what the forkserver would preload (`ingest.pipeline.preload`) into this process."""
+    import importlib
+
+    importlib.import_module("ingest.pipeline.preload")  # importing it loads (once; never raises)
 
 
 def _new_pool(
@@ -256,12 +296,16 @@ def _new_pool(
     preload: bool = True,
     progress: ProgressChannel | None = None,
     spill_dir: str | None = None,
+    fork: bool = False,
 ) -> ProcessPoolExecutor:
     """`preload`: have the forkserver load the pipeline first (no effect once it runs; the first
-    worker waits for it, so a stand-in task in a test passes False). `progress`: the pool's
-    workers get a pipe of their own on it. `spill_dir`: where `run_task` hands results over."""
-    context = _context()
-    if preload:
+    worker waits for it, so a stand-in task in a test passes False); with `fork`, load it into
+    this process, whose forks the workers are. `progress`: the pool's workers get a pipe of
+    their own on it. `spill_dir`: where `run_task` hands results over."""
+    context = _context(fork)
+    if preload and fork:
+        preload_here()
+    elif preload:
         context.set_forkserver_preload(PRELOAD)  # a failed import is skipped
     me = os.getpid()
     pipe = progress.new_pipe() if progress is not None else None
@@ -269,7 +313,7 @@ def _new_pool(
         max_workers=workers,
         mp_context=context,
         initializer=_worker_init,
-        initargs=(me, process_start_time(me), memory_limit_mb, pipe[1] if pipe else None, spill_dir),
+        initargs=(me, process_start_time(me), memory_limit_mb, pipe[1] if pipe else None, spill_dir, fork),
     )
     if pipe is not None:
         progress.attach(pool, pipe)
@@ -328,9 +372,10 @@ def execute(
                 result = task(job, settings)
             yield tag, result
         return
-    progress = ProgressChannel(_context(), on_pages) if on_pages is not None else None
+    fork = fork_from_here(len(jobs), settings)
+    progress = ProgressChannel(_context(fork), on_pages) if on_pages is not None else None
     try:
-        yield from _execute_in_pool(jobs, tags, settings, task, progress, queue)
+        yield from _execute_in_pool(jobs, tags, settings, task, progress, queue, fork)
     finally:
         if progress is not None:
             progress.close()
@@ -343,15 +388,16 @@ def _execute_in_pool(
     task: Callable[[J, PipelineSettings], TaskResult],
     progress: ProgressChannel | None,
     queue: deque[tuple[J, T]] | None = None,
+    fork: bool = False,
 ) -> Iterator[tuple[T, TaskResult]]:
-    """`execute` with `settings.worker_count` worker processes."""
+    """`execute` with `settings.worker_count` worker processes (`fork`: forked from this process)."""
     pending: deque[tuple[J, T]] = deque() if queue is None else queue
     pending.extend(zip(jobs, tags))
     preload = task is run_task
     # Results handed over as files (`ingest.pipeline.spill`), removed with whatever is left in it.
     spill_dir = tempfile.mkdtemp(prefix="ingest-run-") if preload else None
     try:
-        yield from _run_pool(pending, settings, task, progress, preload, spill_dir)
+        yield from _run_pool(pending, settings, task, progress, preload, spill_dir, fork)
     finally:
         if spill_dir is not None:
             shutil.rmtree(spill_dir, ignore_errors=True)
@@ -364,15 +410,17 @@ def _run_pool(
     progress: ProgressChannel | None,
     preload: bool,
     spill_dir: str | None,
+    fork: bool,
 ) -> Iterator[tuple[T, TaskResult]]:
-    """`_execute_in_pool`'s loop over the jobs in `pending`."""
+    """`_execute_in_pool`'s loop over the jobs in `pending` (`fork`: workers forked from this
+    process, `fork_from_here`)."""
     workers = settings.worker_count
     limit = settings.timeout + hard_grace(settings.timeout)
     suspects: deque[tuple[J, T]] = deque()  # were in flight when a worker died: run alone
     in_flight: dict[Future, tuple[J, T, float, bool]] = {}
     memory = settings.worker_memory_limit_mb
     recycle_mb = recycle_limit_mb(memory)
-    pool = _new_pool(workers, memory, preload, progress, spill_dir)
+    pool = _new_pool(workers, memory, preload, progress, spill_dir, fork)
     retired: list[ProcessPoolExecutor] = []  # finish their in-flight tasks, then exit
     try:
         while pending or suspects or in_flight:
@@ -395,7 +443,7 @@ def _run_pool(
                         retired_now = True  # new tasks go to a new pool; this one exits when idle
                         pool.shutdown(wait=False)
                         retired.append(pool)
-                        pool = _new_pool(workers, memory, preload, progress, spill_dir)
+                        pool = _new_pool(workers, memory, preload, progress, spill_dir, fork)
                     yield tag, _read_back(result)
                 except BrokenProcessPool:
                     broken = True
@@ -425,7 +473,7 @@ def _run_pool(
                     if progress is not None:
                         progress.discard(old)
                 retired.clear()
-                pool = _new_pool(workers, memory, preload, progress, spill_dir)
+                pool = _new_pool(workers, memory, preload, progress, spill_dir, fork)
     except BaseException:
         for old in [*retired, pool]:
             _kill_pool(old)
