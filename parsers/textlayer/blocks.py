@@ -58,36 +58,66 @@ class Line:
 
 @dataclass(slots=True)
 class Block:
+    """A paragraph candidate: its lines in reading order.
+
+    `bbox`, `size`, `bold` and `text` are derived from the lines and read many times by the
+    document-wide passes (headings alone read a block's text ~5 times); each is computed once
+    and kept until the lines change. Lines are only ever appended to a block while
+    `region_to_blocks` builds it, and a `Line` is not changed once made, so the key is the
+    list's identity and length (`_derived`)."""
+
     lines: list[Line]
     kind: str = "paragraph"  # paragraph | list_item | title | caption | table | figure
     tag: dict = field(default_factory=dict)
     figure: FigureFound | None = None  # kind "figure": its box and labels
+    #: ((id of `lines`, its length), {property name: value}): see the class docstring.
+    _cache: tuple[tuple[int, int], dict] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _derived(self) -> dict:
+        """The derived values computed so far for the lines as they are now."""
+        key = (id(self.lines), len(self.lines))
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, {})
+        return self._cache[1]
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:
-        return (
-            min(l.x0 for l in self.lines),
-            min(l.top for l in self.lines),
-            max(l.x1 for l in self.lines),
-            max(l.bottom for l in self.lines),
-        )
+        derived = self._derived()
+        if "bbox" not in derived:
+            derived["bbox"] = (
+                min(l.x0 for l in self.lines),
+                min(l.top for l in self.lines),
+                max(l.x1 for l in self.lines),
+                max(l.bottom for l in self.lines),
+            )
+        return derived["bbox"]
 
     @property
     def size(self) -> float:
-        weights = [(l.size, len(l.text)) for l in self.lines]
-        total = sum(w for _, w in weights) or 1
-        return sum(s * w for s, w in weights) / total
+        derived = self._derived()
+        if "size" not in derived:
+            weights = [(l.size, len(l.text)) for l in self.lines]
+            total = sum(w for _, w in weights) or 1
+            derived["size"] = sum(s * w for s, w in weights) / total
+        return derived["size"]
 
     @property
     def bold(self) -> float:
-        total = sum(len(l.text) for l in self.lines) or 1
-        return sum(l.bold * len(l.text) for l in self.lines) / total
+        derived = self._derived()
+        if "bold" not in derived:
+            total = sum(len(l.text) for l in self.lines) or 1
+            derived["bold"] = sum(l.bold * len(l.text) for l in self.lines) / total
+        return derived["bold"]
 
     @property
     def text(self) -> str:
-        if all(is_monospace(l) for l in self.lines):
-            return "\n".join(normalize_text(l.text) for l in self.lines)  # code: lines are meaningful
-        return lines_to_text(self.lines)
+        derived = self._derived()
+        if "text" not in derived:
+            if all(is_monospace(l) for l in self.lines):
+                derived["text"] = "\n".join(normalize_text(l.text) for l in self.lines)  # code: lines are meaningful
+            else:
+                derived["text"] = lines_to_text(self.lines)
+        return derived["text"]
 
 
 _MONOSPACE = re.compile(r"mono|courier|consol|menlo|inconsolata|fixed|code|cmtt|typewriter", re.IGNORECASE)
