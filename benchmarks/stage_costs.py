@@ -17,13 +17,15 @@ The first page alone is processed once beforehand, so imports, model loads and f
 are not counted; each figure is the median of `--repeat` runs, divided by the page count.
 `--profile N`: also one run under cProfile with a CPU-time clock, its N costliest functions
 by own time (cProfile's own overhead inflates small functions; read it as a ranking).
-Default PDF: ../shared/corpus/DA-619p.pdf.
+Default PDF: ../shared/corpus/DA-619p.pdf. `PYTHONPATH=DIR` measures the code in DIR instead
+of this tree (compare versions in the same session, one after the other, as ratios).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import statistics
 import sys
@@ -32,7 +34,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not os.environ.get("PYTHONPATH"):  # PYTHONPATH=DIR measures the code in DIR (e.g. an older revision)
+    sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(Path(__file__).resolve().parent))
 from bench_pipeline import BIG_PDF, first_page_of  # noqa: E402 - a sibling script, not a package
 
@@ -40,20 +43,31 @@ STAGES = ("pages", "document passes", "metadata", "chunk", "language", "store")
 
 
 def run_stages(pdf: Path, db_path: Path) -> dict[str, float]:
-    """CPU seconds per stage for one document, end to end."""
-    from ingest.chunker import chunk_document
-    from ingest.pipeline.document import _sentence_embedder
-    from ingest.pipeline.enrich import chunks_with_language, document_metadata, document_title
+    """CPU seconds per stage for one document, end to end (the collector paused as
+    `ingest.pipeline.document.process_document` pauses it, where that exists)."""
     from ingest.pipeline.settings import PipelineSettings
-    from ingest.tokens import tiktoken_counter
-    from parsers.pages import read_page_range_of_file
-    from parsers.pdf import parse_pdf
     from parsers.pdf_info import open_pdfium
-    from storage.db import open_database
-    from storage.store import DocumentInfo, save_document
+
+    try:
+        from ingest.pipeline.document import collector_paused
+    except ImportError:  # older code: the collector ran throughout
+        from contextlib import nullcontext as collector_paused
 
     settings = PipelineSettings()
     pages = len(open_pdfium(pdf))
+    return _stages(pdf, db_path, settings, pages, collector_paused)
+
+
+def _stages(pdf: Path, db_path: Path, settings, pages: int, collector_paused) -> dict[str, float]:
+    from ingest.chunker import chunk_document
+    from ingest.pipeline.document import _sentence_embedder
+    from ingest.pipeline.enrich import chunks_with_language, document_metadata, document_title
+    from ingest.tokens import tiktoken_counter
+    from parsers.pages import read_page_range_of_file
+    from parsers.pdf import parse_pdf
+    from storage.db import open_database
+    from storage.store import DocumentInfo, save_document
+
     spent: dict[str, float] = {}
 
     def timed(stage, function, *arguments, **keywords):
@@ -62,12 +76,13 @@ def run_stages(pdf: Path, db_path: Path) -> dict[str, float]:
         spent[stage] = time.process_time() - start
         return result
 
-    read = timed("pages", read_page_range_of_file, pdf, settings.parse, 0, pages)
-    document = timed("document passes", parse_pdf, pdf, settings.parse, pages_read=read)
-    metadata = timed("metadata", document_metadata, document, settings.enrich)
-    counter = tiktoken_counter(settings.chunk.encoding)
-    chunks = timed("chunk", chunk_document, document, settings.chunk, counter, _sentence_embedder(settings))
-    chunks = timed("language", chunks_with_language, chunks, settings.enrich)
+    with collector_paused():  # as `process_document` runs these stages; the store runs outside it
+        read = timed("pages", read_page_range_of_file, pdf, settings.parse, 0, pages)
+        document = timed("document passes", parse_pdf, pdf, settings.parse, pages_read=read)
+        metadata = timed("metadata", document_metadata, document, settings.enrich)
+        counter = tiktoken_counter(settings.chunk.encoding)
+        chunks = timed("chunk", chunk_document, document, settings.chunk, counter, _sentence_embedder(settings))
+        chunks = timed("language", chunks_with_language, chunks, settings.enrich)
     info = DocumentInfo(pipeline_version="bench", title=document_title(document, metadata), metadata=metadata)
     database = open_database(db_path)
 
