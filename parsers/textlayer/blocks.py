@@ -275,24 +275,31 @@ def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
     regions: list[list[Line]] = []
     group: list[Line] = []
     group_has_gutter = False
+    gutter_alone: dict[int, bool] = {}  # id(line) -> the line alone has a gutter (asked up to 3 times a line)
+
+    def splits_alone(line: Line) -> bool:
+        if id(line) not in gutter_alone:
+            gutter_alone[id(line)] = bool(_gutters([line], em))
+        return gutter_alone[id(line)]
+
     for line in lines:
         if not group:
-            group, group_has_gutter = [line], bool(_gutters([line], em))
+            group, group_has_gutter = [line], splits_alone(line)
             continue
         has_gutter = bool(_gutters([*group, line], em))
         if group_has_gutter and has_gutter:
             group.append(line)
-        elif not group_has_gutter and has_gutter and not _gutters([line], em) and _beside(line, group):
+        elif not group_has_gutter and has_gutter and not splits_alone(line) and _beside(line, group):
             # the line sits beside the group's lines, not below them: columns begin. A line
             # below every line of the group (an entry heading under centred section titles,
             # DA-619p p6) is cut off horizontally instead, so it reads after them.
             group.append(line)
             group_has_gutter = True
-        elif not group_has_gutter and not has_gutter and not _gutters([line], em) and not _starts_right_of(line, group):
+        elif not group_has_gutter and not has_gutter and not splits_alone(line) and not _starts_right_of(line, group):
             group.append(line)
         else:
             regions.extend(_group_to_regions(group, em))
-            group, group_has_gutter = [line], bool(_gutters([line], em))
+            group, group_has_gutter = [line], splits_alone(line)
     if group:
         regions.extend(_group_to_regions(group, em))
     return regions
