@@ -58,36 +58,66 @@ class Line:
 
 @dataclass(slots=True)
 class Block:
+    """A paragraph candidate: its lines in reading order.
+
+    `bbox`, `size`, `bold` and `text` are derived from the lines and read many times by the
+    document-wide passes (headings alone read a block's text ~5 times); each is computed once
+    and kept until the lines change. Lines are only ever appended to a block while
+    `region_to_blocks` builds it, and a `Line` is not changed once made, so the key is the
+    list's identity and length (`_derived`)."""
+
     lines: list[Line]
     kind: str = "paragraph"  # paragraph | list_item | title | caption | table | figure
     tag: dict = field(default_factory=dict)
     figure: FigureFound | None = None  # kind "figure": its box and labels
+    #: ((id of `lines`, its length), {property name: value}): see the class docstring.
+    _cache: tuple[tuple[int, int], dict] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _derived(self) -> dict:
+        """The derived values computed so far for the lines as they are now."""
+        key = (id(self.lines), len(self.lines))
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, {})
+        return self._cache[1]
 
     @property
     def bbox(self) -> tuple[float, float, float, float]:
-        return (
-            min(l.x0 for l in self.lines),
-            min(l.top for l in self.lines),
-            max(l.x1 for l in self.lines),
-            max(l.bottom for l in self.lines),
-        )
+        derived = self._derived()
+        if "bbox" not in derived:
+            derived["bbox"] = (
+                min(l.x0 for l in self.lines),
+                min(l.top for l in self.lines),
+                max(l.x1 for l in self.lines),
+                max(l.bottom for l in self.lines),
+            )
+        return derived["bbox"]
 
     @property
     def size(self) -> float:
-        weights = [(l.size, len(l.text)) for l in self.lines]
-        total = sum(w for _, w in weights) or 1
-        return sum(s * w for s, w in weights) / total
+        derived = self._derived()
+        if "size" not in derived:
+            weights = [(l.size, len(l.text)) for l in self.lines]
+            total = sum(w for _, w in weights) or 1
+            derived["size"] = sum(s * w for s, w in weights) / total
+        return derived["size"]
 
     @property
     def bold(self) -> float:
-        total = sum(len(l.text) for l in self.lines) or 1
-        return sum(l.bold * len(l.text) for l in self.lines) / total
+        derived = self._derived()
+        if "bold" not in derived:
+            total = sum(len(l.text) for l in self.lines) or 1
+            derived["bold"] = sum(l.bold * len(l.text) for l in self.lines) / total
+        return derived["bold"]
 
     @property
     def text(self) -> str:
-        if all(is_monospace(l) for l in self.lines):
-            return "\n".join(normalize_text(l.text) for l in self.lines)  # code: lines are meaningful
-        return lines_to_text(self.lines)
+        derived = self._derived()
+        if "text" not in derived:
+            if all(is_monospace(l) for l in self.lines):
+                derived["text"] = "\n".join(normalize_text(l.text) for l in self.lines)  # code: lines are meaningful
+            else:
+                derived["text"] = lines_to_text(self.lines)
+        return derived["text"]
 
 
 _MONOSPACE = re.compile(r"mono|courier|consol|menlo|inconsolata|fixed|code|cmtt|typewriter", re.IGNORECASE)
@@ -245,15 +275,22 @@ def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
     regions: list[list[Line]] = []
     group: list[Line] = []
     group_has_gutter = False
+    gutter_alone: dict[int, bool] = {}  # id(line) -> the line alone has a gutter (asked up to 3 times a line)
+
+    def splits_alone(line: Line) -> bool:
+        if id(line) not in gutter_alone:
+            gutter_alone[id(line)] = bool(_gutters([line], em))
+        return gutter_alone[id(line)]
+
     for index, line in enumerate(lines):
         if not group:
-            group, group_has_gutter = [line], bool(_gutters([line], em))
+            group, group_has_gutter = [line], splits_alone(line)
             continue
         has_gutter = bool(_gutters([*group, line], em))
         following = lines[index + 1] if index + 1 < len(lines) else None
         if group_has_gutter and has_gutter:
             group.append(line)
-        elif not group_has_gutter and has_gutter and not _gutters([line], em) and _beside(line, group):
+        elif not group_has_gutter and has_gutter and not splits_alone(line) and _beside(line, group):
             # the line sits beside the group's lines, not below them: columns begin. A line
             # below every line of the group (an entry heading under centred section titles,
             # DA-619p p6) is cut off horizontally instead, so it reads after them.
@@ -262,13 +299,13 @@ def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
         elif (
             not group_has_gutter
             and not has_gutter
-            and (not _gutters([line], em) or _continues_justified(line, group, following, em))
+            and (not splits_alone(line) or _continues_justified(line, group, following, em))
             and not _starts_right_of(line, group)
         ):
             group.append(line)
         else:
             regions.extend(_group_to_regions(group, em))
-            group, group_has_gutter = [line], bool(_gutters([line], em))
+            group, group_has_gutter = [line], splits_alone(line)
     if group:
         regions.extend(_group_to_regions(group, em))
     return regions

@@ -28,6 +28,7 @@ segments with `rotated=True`.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -271,9 +272,13 @@ def _is_superscript(char: Char, base: Char) -> bool:
 def _entries_to_segment(chars: list[Char], entries: list[tuple[bool, Char]], space_after: bool) -> Segment:
     text = "".join([(" " + c.text) if space else c.text for space, c in entries]).strip()
     segment = _build_segment(chars, text)
-    segment.lead = _lead_run(entries)
+    # most segments are set in one font: their lead is None without walking the entries
+    segment.lead = _lead_run(entries) if len(set(map(_font_of, chars))) > 1 else None
     segment.space_after = space_after
     return segment
+
+
+_font_of = operator.attrgetter("font")
 
 
 def _lead_run(entries: list[tuple[bool, Char]]) -> StyleRun | None:

@@ -186,13 +186,16 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
         for start, end, table in reversed(lines_to_unruled_tables(lines, em)):
             tables.append(table)
             del lines[start:end]
-        segments = [s for line in lines for s in line.segments]
-    segments += [table_to_segment(t, em) for t in tables]
-    segments += [_figure_to_segment(f, em) for f in figures]
-    if not segments:
+    placeholders = [table_to_segment(t, em) for t in tables] + [_figure_to_segment(f, em) for f in figures]
+    if placeholders:
+        # Tables and figures take part in reading order as one segment each: group again.
+        # Without them (most pages) the lines above are already that grouping: grouping
+        # the segments of `segments_to_lines`' own lines gives the same lines back.
+        lines = segments_to_lines([s for line in lines for s in line.segments] + placeholders)
+    if not lines:
         return []
     blocks: list[Block] = []
-    for region in lines_to_regions(segments_to_lines(segments), em):
+    for region in lines_to_regions(lines, em):
         pending: list[Line] = []
         for line in region:
             placeholders = sorted(

@@ -58,6 +58,11 @@ _has_map_error = _unconverted(pdfium_c.FPDFText_HasUnicodeMapError, ctypes.c_int
 # (text page, index) -> the character's text object as a plain integer address (None for none),
 # so it can key a dict of styles without building a pointer object per character.
 _text_object_address = _unconverted(pdfium_c.FPDFText_GetTextObject, ctypes.c_void_p)
+# (text object address as c_void_p) -> its font's address (None for none): an int, not a
+# pointer object (`ctypes.cast` of a returned pointer makes a reference cycle per call).
+_font_address = _unconverted(pdfium_c.FPDFTextObj_GetFont, ctypes.c_void_p)
+# (font address as c_void_p, glyph, c_float(size), byref(c_float)) -> non-zero on success.
+_glyph_width = _unconverted(pdfium_c.FPDFFont_GetGlyphWidth, ctypes.c_int)
 #: FS_RECTF's four floats in field order: left, top, right, bottom.
 _unpack_rect = struct.Struct("4f").unpack_from
 
@@ -94,6 +99,8 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
     unpack_rect = _unpack_rect
     # (size, bold, font name, rotated in `frame`, upright quarter turn or None, space advance) per text object
     styles: dict[int | None, tuple[float, bool, str, bool, int | None, float]] = {}
+    letters: dict[int, tuple[str, bool]] = {}  # code point -> `_letter(code)`
+    fonts: dict[int, tuple[str, bool]] = {}  # font address -> (name, bold), see `_char_style`
     to_box = frame.box
     upright_page = frame.rotation == 0  # the common case, mapped inline
     origin_x, origin_top = frame.left, frame.top
@@ -143,41 +150,67 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
         key = text_object(raw, index)
         style = styles.get(key)
         if style is None:
-            style = styles[key] = _char_style(raw, index, frame)
-        text = chr(code) if code < 0x110000 else "\ufffd"
-        is_space = code == 32 or text.isspace()
-        if style[3] and not is_space and style[4] is not None:
-            sideways[style[4]] += 1
-        append(Char(text, left, top, right, bottom, style[0], style[1], style[2], style[3], is_space, style[5]))
+            style = styles[key] = _char_style(raw, index, key, frame, fonts)
+        size, bold, font, rotated, upright_turn, space_width = style
+        letter = letters.get(code)
+        if letter is None:
+            letter = letters[code] = _letter(code)
+        text, is_space = letter
+        if rotated and not is_space and upright_turn is not None:
+            sideways[upright_turn] += 1
+        append(Char(text, left, top, right, bottom, size, bold, font, rotated, is_space, space_width))
     return chars, sideways
 
 
-def _char_style(raw, index: int, frame: PageFrame) -> tuple[float, bool, str, bool, int | None, float]:
+def _letter(code: int) -> tuple[str, bool]:
+    """(the character's text, whether it is white space) for a code point as `_read_chars`
+    keeps it; read once per distinct code point of a page (~80 on a DA-619p page)."""
+    text = chr(code) if code < 0x110000 else "\ufffd"
+    return text, code == 32 or text.isspace()
+
+
+def _char_style(
+    raw, index: int, text_object: int | None, frame: PageFrame, fonts: dict[int, tuple[str, bool]]
+) -> tuple[float, bool, str, bool, int | None, float]:
     """(size in points, bold, font name, whether the baseline is rotated in `frame`, the
     quarter turn (0/90/180/270) in which that baseline is upright, or None, the font's
-    space advance in points or 0.0) of character `index`'s text object."""
+    space advance in points or 0.0) of character `index`'s text object (its address, None
+    for none). `fonts`: (name, bold) per font address, for the page being read
+    (`_font_name_and_bold`)."""
     matrix = pdfium_c.FS_MATRIX()
     pdfium_c.FPDFText_GetMatrix(raw, index, matrix)
     size = pdfium_c.FPDFText_GetFontSize(raw, index) * (math.hypot(matrix.c, matrix.d) or 1.0)
+    font = _font_address(ctypes.c_void_p(text_object)) if text_object else None
+    if font is None:
+        name, bold = _font_name_and_bold(raw, index)
+    elif font in fonts:
+        name, bold = fonts[font]
+    else:
+        name, bold = fonts[font] = _font_name_and_bold(raw, index)
+    a, b = matrix.a, matrix.b
+    direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b)), None)
+    space_width = _space_advance(font, size)
+    return size, bold, name, frame.is_rotated(a, b), direction, space_width
+
+
+def _font_name_and_bold(raw, index: int) -> tuple[str, bool]:
+    """(font name without its subset prefix, bold) of character `index`'s font: from the
+    font alone (name, weight, the force-bold flag), so read once per font on a page (a
+    DA-619p page has ~50 text objects in a handful of fonts)."""
     name_buffer = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     pdfium_c.FPDFText_GetFontInfo(raw, index, name_buffer, 128, flags)
     name = name_buffer.value.decode("latin-1", "replace").split("+")[-1]
     weight = pdfium_c.FPDFText_GetFontWeight(raw, index)
-    bold = bool(_BOLD_NAME.search(name)) or weight >= 600 or bool(flags.value & _FORCE_BOLD_FLAG)
-    a, b = matrix.a, matrix.b
-    direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b)), None)
-    space_width = _space_advance(pdfium_c.FPDFText_GetTextObject(raw, index), size)
-    return size, bold, name, frame.is_rotated(a, b), direction, space_width
+    return name, bool(_BOLD_NAME.search(name)) or weight >= 600 or bool(flags.value & _FORCE_BOLD_FLAG)
 
 
-def _space_advance(text_object, size: float) -> float:
-    """The advance of the space character in the text object's font at `size`, in points;
-    0.0 when the font has none or pdfium cannot tell."""
-    font = pdfium_c.FPDFTextObj_GetFont(text_object) if text_object else None
+def _space_advance(font: int | None, size: float) -> float:
+    """The advance of the space character in `font` (the address of pdfium's font of a text
+    object, None for none) at `size`, in points; 0.0 when there is no font or pdfium cannot tell."""
     if not font:
         return 0.0
     width = ctypes.c_float()
-    if not pdfium_c.FPDFFont_GetGlyphWidth(font, 32, ctypes.c_float(size), ctypes.byref(width)):
+    if not _glyph_width(ctypes.c_void_p(font), 32, ctypes.c_float(size), ctypes.byref(width)):
         return 0.0
     return max(width.value, 0.0)
