@@ -54,9 +54,7 @@ def reap_all() -> None:
             return
 
 
-def run_measured(
-    command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
-) -> tuple[float, float]:
+def run_measured(command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the whole process tree) of one command, run in `cwd` (default
     this tree). `python -m`/`-c` put the working directory first on `sys.path`, before
     `PYTHONPATH`: to run another tree's code, run in that tree."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ingest.pipeline.settings import PipelineSettings
-from ingest.pipeline.workers import Failure, TaskResult, execute, run_task
+from ingest.pipeline.workers import FORK_FROM_HERE_MAX_BYTES, Failure, TaskResult, execute, run_task
 
 
 def sleepy_task(path: str, settings: PipelineSettings) -> TaskResult:
@@ -175,6 +175,15 @@ def test_a_run_of_one_document_per_worker_starts_no_forkserver_and_keeps_the_mem
 def test_a_longer_run_still_uses_the_forkserver():
     got = results(["a", "b", "c"], PipelineSettings(workers=2), parent_task)
     assert {parent for parent, _cap in got.values()} != {os.getpid()}
+
+
+def test_a_run_of_one_big_file_uses_the_lean_forkserver(tmp_path):
+    # A worker forked from this process would carry its whole heap (DA-619p: 160 MB a worker
+    # against 130 MB from the forkserver); a big file's run is long enough to pay for a forkserver.
+    big = tmp_path / "big.pdf"
+    big.write_bytes(b"%PDF-1.4\n" + b"0" * (FORK_FROM_HERE_MAX_BYTES + 1))
+    got = results([str(big)], PipelineSettings(workers=2), parent_task)
+    assert got[str(big)][0] != os.getpid()
 
 
 def test_a_crash_in_a_run_of_one_document_fails_only_that_document():

@@ -25,7 +25,7 @@ passes `recycle_limit_mb` (a parser's slow leak or a fragmented heap cannot grow
 The forkserver imports the worker's modules and loads the default language model and
 tokenizer once (`ingest.pipeline.preload`), so a new worker is a fork that starts with them.
 
-A small run (at most `worker_count` documents) starts no forkserver: this process loads the
+A small run (at most `worker_count` documents, at most 1 MiB of files) starts no forkserver: this process loads the
 pipeline itself and forks its workers directly (`fork_from_here`). A forkserver is a second
 interpreter that imports everything again (and a resource tracker a third): for one small PDF
 that was more CPU than the document. The workers are the same processes with the same limits
@@ -47,7 +47,7 @@ import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterator, NamedTuple, TypeVar
+from typing import Any, Callable, Iterator, NamedTuple, Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -277,10 +277,33 @@ def _context(fork: bool = False) -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("fork" if fork else "forkserver")
 
 
-def fork_from_here(documents: int, settings: PipelineSettings) -> bool:
-    """Whether a run of `documents` documents forks its workers from this process instead of
-    starting a forkserver (module docstring): at most one document per worker, where "fork" exists."""
-    return 0 < documents <= settings.worker_count and "fork" in multiprocessing.get_all_start_methods()
+#: A run forks its workers from this process only if its files add up to at most this many
+#: bytes. The forkserver's start-up (about 2 s of CPU) is most of a run of a few small PDFs and
+#: little of a run of a long one, while a worker forked from here carries this process's whole
+#: heap (the CLI, SQLAlchemy and the preloaded pipeline: about 160 MB against 130 MB for a fork
+#: of the lean forkserver on DA-619p, 2.9 MB, whose issue-22 target is 150 MB a process).
+FORK_FROM_HERE_MAX_BYTES = 1 << 20
+
+
+def fork_from_here(jobs: Sequence[Any], settings: PipelineSettings) -> bool:
+    """Whether a run of `jobs` forks its workers from this process instead of starting a
+    forkserver (module docstring): at most one document per worker, their files no more than
+    `FORK_FROM_HERE_MAX_BYTES` in all, where "fork" exists."""
+    return (
+        0 < len(jobs) <= settings.worker_count
+        and sum(_file_bytes(job) for job in jobs) <= FORK_FROM_HERE_MAX_BYTES
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
+
+
+def _file_bytes(job: Any) -> int:
+    """The size of a job's file; 0 for a job that names none or one that cannot be read (its
+    worker reports that)."""
+    path = job.path if isinstance(job, Job) else job
+    try:
+        return os.path.getsize(path) if isinstance(path, (str, os.PathLike)) else 0
+    except OSError:
+        return 0
 
 
 def preload_here() -> None:
@@ -372,7 +395,7 @@ def execute(
                 result = task(job, settings)
             yield tag, result
         return
-    fork = fork_from_here(len(jobs), settings)
+    fork = fork_from_here(jobs, settings)
     progress = ProgressChannel(_context(fork), on_pages) if on_pages is not None else None
     try:
         yield from _execute_in_pool(jobs, tags, settings, task, progress, queue, fork)
