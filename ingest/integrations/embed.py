@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
 #: onnxruntime intra-op threads per loaded model (None: one per core). One thread gives more
-#: chunks per CPU second on a loaded machine (6.5 against 5.7 on 2 shared cores at load ~10,
-#: docs/evaluation.md): a second thread mostly waits for the core; processes scale instead.
+#: chunks per CPU second on a loaded machine (6.5 against 5.7 on 2 shared cores at load ~10; with
+#: length-sorted batches 6.43 against 4.71, `benchmarks/bench_embed.py --compare`, docs/integrations.md):
+#: a second thread mostly spins waiting for a busy core; processes scale instead.
 DEFAULT_THREADS = 1
 
 
