@@ -151,13 +151,15 @@ def evaluate(
     retriever: str = "bm25",
     model: str | None = None,
     context_writer: Mapping[str, Any] | None = None,
+    vector_cache: str | os.PathLike | None = None,
 ) -> EvalReport:
     """`ingest eval`: re-chunk the stored documents with each strategy, measure hit@k on the golden
     set and store one `eval_runs` row per strategy. None = the defaults (all strategies, k 1/4/10,
     a 1,200-token budget); `chunk_settings` override the config file's `[chunk]` table; `retriever`
     bm25, vector or hybrid as in `search` (vector and hybrid embed the re-chunked texts with `model`);
     `context_writer` (url, model, api_key_env, ...: `ContextWriterSettings`) has a model endpoint write
-    the `contextual` strategy's context lines (None: built with no model)."""
+    the `contextual` strategy's context lines (None: built with no model); `vector_cache`: a file
+    of text vectors kept between invocations (vector then hybrid embed each text once)."""
     from ingest.evaluation import evaluate as evaluation
 
     writer = None
@@ -180,6 +182,7 @@ def evaluate(
         retriever=retriever,
         model=model,
         context_writer=writer,
+        vector_cache=vector_cache,
     )
 
 

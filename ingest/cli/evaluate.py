@@ -58,6 +58,12 @@ def eval_command(
     context_key_env: Optional[str] = typer.Option(
         None, "--context-key-env", help="Environment variable holding the API key for --context-url."
     ),
+    vector_cache: Optional[Path] = typer.Option(
+        None,
+        "--vector-cache",
+        help="vector/hybrid: a file of text vectors kept between runs (created if missing); "
+        "a text embedded once by the model is never embedded again.",
+    ),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
     """Re-chunk the stored documents with each strategy and measure how often search brings the answer to the top.
@@ -91,6 +97,7 @@ def eval_command(
         retriever=retriever,
         model=model,
         context_writer=writer,
+        vector_cache=vector_cache,
     )
     sys.stdout.write(format_report(report, output))
 

@@ -70,6 +70,7 @@ def evaluate_golden(
     retriever: str = "bm25",
     model: str | None = None,
     context_writer: ContextWriterSettings | None = None,
+    vector_cache: str | Path | None = None,
 ) -> EvalReport:
     """Evaluate `strategies` on the golden set against the documents stored in `db` (path or SQLAlchemy URL).
 
@@ -77,7 +78,8 @@ def evaluate_golden(
     with them and its own `strategy` name. With `store`, each strategy's result is written
     to `eval_runs` with its parameters and gets its `run_id`. `retriever` `vector` or `hybrid`
     embeds the re-chunked children with `model` (default all-MiniLM-L6-v2-int8), reusing the
-    database's stored vectors (`ingest embed`) for texts identical to stored chunks. `context_writer`:
+    database's stored vectors (`ingest embed`) for texts identical to stored chunks, and the vectors
+    of `vector_cache` (a file kept between invocations, `storage.vector_cache`). `context_writer`:
     the `contextual` strategy's context lines are written by that model endpoint instead of built.
     `semantic` embeds sentences with `model` whatever the retriever; `late` pools its token embeddings.
     """
@@ -104,7 +106,7 @@ def evaluate_golden(
         golden_path=str(golden_path),
         fts_tokenize=stored_fts_tokenize(db, default=FTS_TOKENIZE),
         retriever=retriever,
-        embed_texts=_database_embedder(db, model) if retriever != "bm25" else None,
+        embed_texts=_database_embedder(db, model, vector_cache) if retriever != "bm25" else None,
         context_writer=context_writer,
         embed_sentences=_sentence_embedder(model) if "semantic" in strategies else None,
         embed_tokens=_token_embedder(model) if "late" in strategies and retriever != "bm25" else None,
@@ -324,8 +326,9 @@ def indexed_heading(chunk: Chunk) -> str:
     return HEADING_PATH_SEPARATOR.join(chunk.heading_path)
 
 
-def _database_embedder(db: str | Path, model: str | None) -> EmbedTexts:
-    """Embeds texts with `model`, reusing the vectors `ingest embed` stored in `db` for identical texts."""
+def _database_embedder(db: str | Path, model: str | None, cache: str | Path | None = None) -> EmbedTexts:
+    """Embeds texts with `model`, reusing the vectors `ingest embed` stored in `db` and those in the
+    `cache` file for identical texts."""
     from ingest.integrations.embed import DEFAULT_MODEL, texts_embedder
     from storage import open_database
     from storage.vectors import stored_vectors
@@ -333,7 +336,7 @@ def _database_embedder(db: str | Path, model: str | None) -> EmbedTexts:
     name = model or DEFAULT_MODEL
     with open_database(db, create=False) as database:
         known = stored_vectors(database, name) if database.is_sqlite else {}
-    return texts_embedder(name, known)
+    return texts_embedder(name, known, cache=cache)
 
 
 def _sentence_embedder(model: str | None) -> EmbedTexts:

@@ -35,6 +35,11 @@ if TYPE_CHECKING:
     from ingest.integrations.late import TokenVectors
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
+#: onnxruntime intra-op threads per loaded model (None: one per core). One thread gives more
+#: chunks per CPU second on a loaded machine (6.5 against 5.7 on 2 shared cores at load ~10; with
+#: length-sorted batches 6.43 against 4.71, `benchmarks/bench_embed.py --compare`, docs/integrations.md):
+#: a second thread mostly spins waiting for a busy core; processes scale instead.
+DEFAULT_THREADS = 1
 
 
 class ModelSpec(BaseModel):
@@ -118,7 +123,7 @@ class Embedder:
     """A loaded model: `encode(texts)` -> unit vectors, token counts, truncation flags;
     `token_vectors(texts)` -> the token embeddings before pooling (late chunking)."""
 
-    def __init__(self, spec: ModelSpec, threads: int | None = None) -> None:
+    def __init__(self, spec: ModelSpec, threads: int | None = DEFAULT_THREADS) -> None:
         try:
             import onnxruntime
             from tokenizers import Tokenizer
@@ -189,6 +194,23 @@ class Embedder:
         )
 
 
+def encode_by_length(embedder: Embedder, texts: Sequence[str], batch: int) -> Encoded:
+    """`embedder.encode(texts)` in batches of `batch` texts taken in order of length, results back in
+    the input order. A batch is padded to its longest text, so batching texts of similar length
+    spends less of the model on padding; each text's vector does not depend on its batch (the
+    attention mask hides the padding), only float rounding differs (below 1e-5)."""
+    order = sorted(range(len(texts)), key=lambda position: len(texts[position]))
+    vectors: list[list[float]] = [[] for _ in texts]
+    tokens = [0] * len(texts)
+    truncated = [False] * len(texts)
+    for at in range(0, len(order), batch):
+        part = order[at : at + batch]
+        encoded = embedder.encode([texts[position] for position in part])
+        for position, vector, count, cut in zip(part, encoded.vectors, encoded.tokens, encoded.truncated):
+            vectors[position], tokens[position], truncated[position] = vector, count, cut
+    return Encoded(vectors=vectors, tokens=tokens, truncated=truncated)
+
+
 def mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Mean of the token vectors under the attention mask, scaled to length 1 (float32)."""
     import numpy as np
@@ -242,11 +264,8 @@ def embed_database(
                 chunk_ids, vectors, tokens, cut = _late_vectors(database, document_id, embedder)
             else:
                 chunk_ids = [p.chunk_id for p in pending]
-                texts = [item.text for item in pending]
-                encoded = [embedder.encode(texts[at : at + batch]) for at in range(0, len(texts), batch)]
-                vectors = [vector for part in encoded for vector in part.vectors]
-                tokens = [count for part in encoded for count in part.tokens]
-                cut = [flag for part in encoded for flag in part.truncated]
+                encoded = encode_by_length(embedder, [item.text for item in pending], batch)
+                vectors, tokens, cut = encoded.vectors, encoded.tokens, encoded.truncated
             with database.transaction() as session:
                 prepare(session, spec.dimensions)
                 stored = save_vectors(session, model, chunk_ids, vectors, tokens, cut)
@@ -307,32 +326,49 @@ def sentence_embedder(model: str = DEFAULT_MODEL, batch: int = 64) -> Callable[[
     model_spec(model)
 
     def embed_sentences(texts: Sequence[str]) -> list[list[float]]:
-        order = sorted(range(len(texts)), key=lambda position: len(texts[position]))
-        vectors: list[list[float]] = [[] for _ in texts]
-        for at in range(0, len(order), batch):
-            part = order[at : at + batch]
-            for position, vector in zip(part, shared_embedder(model).encode([texts[p] for p in part]).vectors):
-                vectors[position] = vector
-        return vectors
+        return encode_by_length(shared_embedder(model), texts, batch).vectors
 
     return embed_sentences
 
 
-def texts_embedder(model: str = DEFAULT_MODEL, known: dict[str, list[float]] | None = None, batch: int = 32):
+def texts_embedder(
+    model: str = DEFAULT_MODEL,
+    known: dict[str, list[float]] | None = None,
+    batch: int = 32,
+    cache: str | Path | None = None,
+):
     """A function embedding a list of texts with `model` (unit vectors, in order). Texts found in
-    `known` (text -> vector, e.g. the database's stored vectors, `storage.vectors.stored_vectors`)
-    are not embedded again; the model is loaded on first need (`shared_embedder`)."""
+    `known` (text -> vector, e.g. the database's stored vectors, `storage.vectors.stored_vectors`),
+    embedded earlier by the same function, or stored in the `cache` file (`storage.vector_cache`,
+    kept between invocations) are not embedded again. The rest are embedded in batches of similar
+    length (`encode_by_length`) and written to `cache` every `CACHE_GROUP` texts, so an interrupted
+    run keeps its work. The model is loaded on first need (`shared_embedder`)."""
     model_spec(model)
-    cache = dict(known or {})
+    memo = dict(known or {})
+    store = None
+    if cache is not None:
+        from storage.vector_cache import VectorCache
+
+        store = VectorCache(cache, model)
 
     def embed_texts(texts: Sequence[str]) -> list[list[float]]:
-        missing = list(dict.fromkeys(text for text in texts if text not in cache))
-        for at in range(0, len(missing), batch):
-            part = missing[at : at + batch]
-            cache.update(zip(part, shared_embedder(model).encode(part).vectors))
-        return [cache[text] for text in texts]
+        missing = list(dict.fromkeys(text for text in texts if text not in memo))
+        if store is not None and missing:
+            memo.update(store.get(missing))
+            missing = [text for text in missing if text not in memo]
+        for at in range(0, len(missing), CACHE_GROUP):
+            group = missing[at : at + CACHE_GROUP]
+            vectors = encode_by_length(shared_embedder(model), group, batch).vectors
+            memo.update(zip(group, vectors))
+            if store is not None:
+                store.put(group, vectors)
+        return [memo[text] for text in texts]
 
     return embed_texts
+
+
+#: Texts embedded between two writes of the vector cache (~20 CPU s of the default model).
+CACHE_GROUP = 128
 
 
 class SimilarChunk(BaseModel):
