@@ -131,7 +131,17 @@ def test_costco_income_statement_is_one_table_with_its_title_and_three_header_ro
 
 def test_costco_column_headers_are_never_headings(costco_page):
     titles = [e.text for e in costco_page.elements if e.type == "title"]
-    assert not any("Weeks Ended" in t or "STATEMENTS OF INCOME" in t for t in titles)
+    assert not any("Weeks Ended" in t or "August 29" in t for t in titles)
+
+
+def test_costco_statement_title_opens_a_section_and_stays_the_tables_caption(costco_page):
+    # The statement's title closes the heading before it (parsers/structure/headings.py: a
+    # table page's title line), so the income statement's chunks are not filed under the
+    # previous page's section; the table keeps it as its caption too.
+    titles = [e.text for e in costco_page.elements if e.type == "title"]
+    assert any("CONSOLIDATED STATEMENTS OF INCOME" in t for t in titles)
+    (table,) = [e for e in costco_page.elements if e.type == "table"]
+    assert "CONSOLIDATED STATEMENTS OF INCOME" in table.caption
 
 
 def test_chunker_repeats_the_multi_row_header_in_every_piece(costco_page):
