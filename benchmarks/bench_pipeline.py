@@ -63,17 +63,15 @@ with pdfplumber.open(sys.argv[1]) as pdf:
 
 def cpu_of(command: list[str], code: Path | None = None) -> tuple[float, float]:
     """(CPU seconds of the whole process tree, forkserver and workers included; wall seconds).
-    `code`: run in that tree (its directory is the working directory: `-c` puts the working
-    directory on `sys.path` before `PYTHONPATH`, so before 2026-12-01 every `--code` ran this
-    tree's code)."""
-    wall, cpu = run_measured(command, dict(os.environ, PYTHONPATH=str(code)) if code else None, cwd=code)
+    `code`: the tree on PYTHONPATH (`ingest` makes the command use it)."""
+    wall, cpu = run_measured(command, dict(os.environ, PYTHONPATH=str(code)) if code else None)
     return cpu, wall
 
 
 def ingest(*arguments: str) -> list[str]:
     """`ingest` run from the code on PYTHONPATH (`--code`). `-P`: `python -c` would otherwise put
     the working directory (this tree, `startup.run_measured`'s cwd) first on sys.path, and every
-    `--code` would run this tree."""
+    `--code` would run this tree (as it did before 2026-12-01)."""
     return [sys.executable, "-P", "-c", "from ingest.cli import app; app()", *arguments]
 
 

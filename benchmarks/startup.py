@@ -54,14 +54,14 @@ def reap_all() -> None:
             return
 
 
-def run_measured(command: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the whole process tree) of one command, run in `cwd` (default
-    this tree). `python -m`/`-c` put the working directory first on `sys.path`, before
-    `PYTHONPATH`: to run another tree's code, run in that tree."""
+def run_measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the whole process tree) of one command, run in this tree.
+    `python -m`/`-c` put the working directory first on `sys.path`, before `PYTHONPATH`: to run
+    another tree's code, start Python with `-P` (`bench_pipeline.ingest`)."""
     become_subreaper()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, cwd=cwd or ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True)
     wall = time.perf_counter() - started
     reap_all()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BENCH
+from test_headings import _segment
 
 from ingest.contracts.elements import ElementType
 from parsers.pdf import parse_pdf
@@ -143,20 +144,7 @@ def test_column_labels_over_a_table_are_not_headings(jnj_q4, jnj_q2):
 
 def _line(runs: list[tuple[str, float]], size: float = 8.4, bold: float = 1.0, top: float = 100.0) -> Block:
     """One line of (text, x0) runs, each as wide as its text in `size` type."""
-    segments = [
-        Segment(
-            text=t,
-            x0=x,
-            top=top,
-            x1=x + 0.5 * size * len(t),
-            bottom=top + size,
-            size=size,
-            bold=bold,
-            font="F",
-            chars=len(t),
-        )
-        for t, x in runs
-    ]
+    segments = [_segment(t, x, top, size, bold) for t, x in runs]
     line = Line(
         segments=segments,
         x0=segments[0].x0,
