@@ -73,3 +73,22 @@ def test_vector_cache_serves_a_later_invocation_without_the_model(tmp_path, embe
     for vector, before in zip(again, first):
         assert vector == pytest.approx(before, abs=1e-6)
     assert again[-1] == pytest.approx(embedder.encode(["a text never embedded"]).vectors[0], abs=1e-5)
+
+
+def test_semantic_sentences_are_cached_for_the_next_evaluation_and_keep_their_order(tmp_path, embedder, monkeypatch):
+    """`ingest eval --strategies semantic --vector-cache F` run once per retriever embeds every
+    sentence only in the first run; the vectors come back in the caller's order, duplicates too."""
+    from ingest.integrations import embed
+
+    cache = tmp_path / "vectors.sqlite"
+    first = embed.sentence_embedder(cache=cache)(TEXTS)
+
+    calls = []
+    original = embed.encode_by_length
+    monkeypatch.setattr(embed, "encode_by_length", lambda *args, **kw: calls.append(args[1]) or original(*args, **kw))
+    sentences = [TEXTS[3], "a sentence never embedded", TEXTS[0], TEXTS[3]]
+    again = embed.sentence_embedder(cache=cache)(sentences)
+    assert calls == [["a sentence never embedded"]]
+    assert again[0] == pytest.approx(first[3], abs=1e-6) and again[3] == pytest.approx(first[3], abs=1e-6)
+    assert again[2] == pytest.approx(first[0], abs=1e-6)
+    assert again[1] == pytest.approx(embedder.encode(["a sentence never embedded"]).vectors[0], abs=1e-5)

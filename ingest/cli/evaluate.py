@@ -61,7 +61,7 @@ def eval_command(
     vector_cache: Optional[Path] = typer.Option(
         None,
         "--vector-cache",
-        help="vector/hybrid: a file of text vectors kept between runs (created if missing); "
+        help="vector/hybrid (and semantic's sentences): a file of text vectors kept between runs (created if missing); "
         "a text embedded once by the model is never embedded again.",
     ),
     output: str = typer.Option("table", "--format", "-f", help="table or json."),

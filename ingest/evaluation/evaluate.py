@@ -81,7 +81,8 @@ def evaluate_golden(
     database's stored vectors (`ingest embed`) for texts identical to stored chunks, and the vectors
     of `vector_cache` (a file kept between invocations, `storage.vector_cache`). `context_writer`:
     the `contextual` strategy's context lines are written by that model endpoint instead of built.
-    `semantic` embeds sentences with `model` whatever the retriever; `late` pools its token embeddings.
+    `semantic` embeds sentences with `model` whatever the retriever (through `vector_cache` too, so
+    a second retriever's run does not embed them again); `late` pools its token embeddings.
     """
     from storage.evals import load_stored_documents, save_eval_runs, stored_fts_tokenize
 
@@ -108,7 +109,7 @@ def evaluate_golden(
         retriever=retriever,
         embed_texts=_database_embedder(db, model, vector_cache) if retriever != "bm25" else None,
         context_writer=context_writer,
-        embed_sentences=_sentence_embedder(model) if "semantic" in strategies else None,
+        embed_sentences=_sentence_embedder(model, vector_cache) if "semantic" in strategies else None,
         embed_tokens=_token_embedder(model) if "late" in strategies and retriever != "bm25" else None,
     )
     if store:
@@ -145,7 +146,7 @@ def evaluate_documents(
     embeds the children of every strategy and the questions. `context_writer` (off by default): an
     OpenAI-compatible endpoint writes the `contextual` strategy's context lines
     (`ingest.integrations.context_writer`). `semantic` needs `embed_sentences`
-    (texts -> vectors, nothing cached); `late` with vector or hybrid needs `embed_tokens`.
+    (texts -> vectors); `late` with vector or hybrid needs `embed_tokens`.
     """
     ks = _check_ks(ks)
     if check_retriever(retriever) != "bm25" and embed_texts is None:
@@ -339,10 +340,10 @@ def _database_embedder(db: str | Path, model: str | None, cache: str | Path | No
     return texts_embedder(name, known, cache=cache)
 
 
-def _sentence_embedder(model: str | None) -> EmbedTexts:
+def _sentence_embedder(model: str | None, cache: str | Path | None = None) -> EmbedTexts:
     from ingest.integrations.embed import DEFAULT_MODEL, sentence_embedder
 
-    return sentence_embedder(model or DEFAULT_MODEL)
+    return sentence_embedder(model or DEFAULT_MODEL, cache=cache)
 
 
 def _token_embedder(model: str | None) -> TokenEmbedder:

@@ -319,14 +319,31 @@ def question_embedder(model: str = DEFAULT_MODEL) -> Callable[[str], list[float]
     return embed_question
 
 
-def sentence_embedder(model: str = DEFAULT_MODEL, batch: int = 64) -> Callable[[Sequence[str]], list[list[float]]]:
-    """A function embedding texts with `model` and keeping nothing (the semantic strategy embeds
-    every sentence once; caching them all would hold ~10 kB per sentence). The model is loaded
-    on first need (`shared_embedder`); texts are sorted by length inside the call so batches pad little."""
+def sentence_embedder(
+    model: str = DEFAULT_MODEL, batch: int = 64, cache: str | Path | None = None
+) -> Callable[[Sequence[str]], list[list[float]]]:
+    """A function embedding texts with `model`, keeping nothing in memory (the semantic strategy
+    embeds every sentence once; holding them all would take ~10 kB per sentence). With a `cache`
+    file (`storage.vector_cache`, as `texts_embedder`) each call reads the sentences stored there
+    and writes the ones it embedded, so a second evaluation of the same documents (another
+    retriever) does not embed them again. The model is loaded on first need (`shared_embedder`);
+    texts are sorted by length inside the call so batches pad little."""
     model_spec(model)
+    store = None
+    if cache is not None:
+        from storage.vector_cache import VectorCache
+
+        store = VectorCache(cache, model)
 
     def embed_sentences(texts: Sequence[str]) -> list[list[float]]:
-        return encode_by_length(shared_embedder(model), texts, batch).vectors
+        found = store.get(texts) if store is not None else {}
+        missing = list(dict.fromkeys(text for text in texts if text not in found))
+        if missing:
+            vectors = encode_by_length(shared_embedder(model), missing, batch).vectors
+            found.update(zip(missing, vectors))
+            if store is not None:
+                store.put(missing, vectors)
+        return [found[text] for text in texts]
 
     return embed_sentences
 
