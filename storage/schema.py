@@ -251,19 +251,26 @@ def searched_heading(heading_path: list[str] | tuple[str, ...]) -> str:
     return " / ".join(heading_path[-SEARCHED_HEADING_LEVELS:])
 
 
-#: What `chunks_fts` indexes, one row per chunk: `heading_path` is the SEARCHED_HEADING_LEVELS (2)
-#: innermost headings of `heading_path_json` (as `searched_heading`), `body` the body. FTS5 reads
-#: this view back for `snippet()` and `rebuild`, so what it shows is what it indexed.
+def _searched_heading_sql(row: str) -> str:
+    """SQL giving `searched_heading(heading_path_json)` of the chunk row `row` ("new", "old", "chunks"):
+    the innermost levels, each but the last followed by " / " when present."""
+    column = f"{row}.heading_path_json"
+    upper = [
+        f"coalesce(json_extract({column}, '$[#-{level}]') || ' / ', '')"
+        for level in range(SEARCHED_HEADING_LEVELS, 1, -1)
+    ]
+    return " || ".join([*upper, f"coalesce(json_extract({column}, '$[#-1]'), '')"])
+
+
+_NEW, _OLD = _searched_heading_sql("new"), _searched_heading_sql("old")
+
+#: What `chunks_fts` indexes, one row per chunk: `heading_path` is `searched_heading` of
+#: `heading_path_json`, `body` the body. FTS5 reads this view back for `snippet()` and `rebuild`,
+#: so what it shows is what it indexed.
 SEARCH_VIEW_DDL = (
-    "CREATE VIEW IF NOT EXISTS chunks_search AS SELECT id, "
-    "coalesce(json_extract(heading_path_json, '$[#-2]') || ' / ', '') "
-    "|| coalesce(json_extract(heading_path_json, '$[#-1]'), '') AS heading_path, body FROM chunks"
+    f"CREATE VIEW IF NOT EXISTS chunks_search AS SELECT id, {_searched_heading_sql('chunks')} AS heading_path, "
+    "body FROM chunks"
 )
-_SEARCHED = (
-    "coalesce(json_extract({row}.heading_path_json, '$[#-2]') || ' / ', '') "
-    "|| coalesce(json_extract({row}.heading_path_json, '$[#-1]'), '')"
-)
-_NEW, _OLD = _SEARCHED.format(row="new"), _SEARCHED.format(row="old")
 
 #: FTS5 external-content index over the `chunks_search` view (a chunk's innermost headings and its
 #: body), two columns so `bm25()` can weigh the headings apart from the body; synced by triggers
