@@ -234,6 +234,7 @@ def test_a_schema_2_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tm
     assert rows == [[2, None, 0], [3, None, 1]]
     assert api.query(str(path), "SELECT chunk_count FROM documents").rows == [[2]]
     assert api.query(str(path), "SELECT value FROM meta WHERE key = 'schema_version'").rows == [[str(SCHEMA_VERSION)]]
+    assert api.query(str(path), "SELECT count(*) FROM chunks_search").rows == [[2]]  # step 5 -> 6: the indexed view
 
 
 # ---------------------------------------------------------------------------------------------
