@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ingest.contracts.errors import SchemaVersionError, StorageError
 from ingest.contracts.files import DEFAULT_DB
-from storage.migrate_search import migrate_search_index_and_twin_parents
+from storage.migrate_search import migrate_search_index_and_twin_parents, migrate_searched_headings
 from storage.postgres import create_search_vector, lock_schema
 from storage.schema import FTS_DDL, SCHEMA_VERSION, Base, Meta, views_ddl
 from storage.sqlite_files import (
@@ -295,6 +295,7 @@ MIGRATIONS: dict[int, object] = {
     2: migrate_search_index_and_twin_parents,  # issue 15: stemmed two-column chunks_fts, no twin parents
     3: _add_chunk_context_view,  # issue 19: chunk + document + parent in one view
     4: _add_page_conservation,  # issue 12: per-page text conservation counts and drops
+    5: migrate_searched_headings,  # issue 15: chunks_fts indexes a chunk's two innermost headings
 }
 
 

@@ -1,5 +1,6 @@
-"""Schema step 2 -> 3 (issue 15, search): a two-column, stemmed `chunks_fts`, and no parent row
-that repeats its only child.
+"""Schema steps of issue 15 (search). 2 -> 3: a two-column, stemmed `chunks_fts`, and no parent
+row that repeats its only child. 5 -> 6: `chunks_fts` indexes a chunk's two innermost headings
+(the `chunks_search` view, `storage.schema.searched_heading`) instead of its whole heading path.
 
 Kept in its own module so that other schema steps (one per issue) merge as separate entries of
 `storage.db.MIGRATIONS`; this one only touches `chunks_fts`, its triggers and `chunks`.
@@ -10,6 +11,9 @@ Kept in its own module so that other schema steps (one per issue) merge as separ
    loses its `parent_id` (the chunker no longer emits such twins); `seq` is renumbered per
    document so it stays the chunker's 0..n-1 order, and `documents.chunk_count` is recounted.
    The result equals what re-chunking the stored elements gives today, so no re-parse is needed.
+
+Step 5 -> 6 drops the index and its triggers and builds them again from `FTS_DDL` over the view;
+no chunk changes.
 """
 
 from __future__ import annotations
@@ -32,9 +36,7 @@ def migrate_search_index_and_twin_parents(session: Session) -> None:
     """Run inside the migration transaction of `storage.db.ensure_schema` (SQLite only)."""
     is_sqlite = session.get_bind().dialect.name == "sqlite"
     if is_sqlite:
-        for trigger in ("chunks_fts_insert", "chunks_fts_delete", "chunks_fts_update"):
-            session.execute(text(f"DROP TRIGGER IF EXISTS {trigger}"))
-        session.execute(text("DROP TABLE IF EXISTS chunks_fts"))
+        _drop_search_index(session)
     twins = [row[0] for row in session.execute(text(_TWIN_PARENTS))]
     documents = set()
     for start in range(0, len(twins), 500):
@@ -63,6 +65,26 @@ def migrate_search_index_and_twin_parents(session: Session) -> None:
             {"d": document_id},
         )
     if is_sqlite:
-        for statement in FTS_DDL:
-            session.execute(text(statement))
-        session.execute(text("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')"))
+        _build_search_index(session)
+
+
+def migrate_searched_headings(session: Session) -> None:
+    """5 -> 6: the full-text index rebuilt over `chunks_search` (SQLite; PostgreSQL's
+    `search_vector` is unchanged)."""
+    if session.get_bind().dialect.name == "sqlite":
+        _drop_search_index(session)
+        _build_search_index(session)
+
+
+def _drop_search_index(session: Session) -> None:
+    for trigger in ("chunks_fts_insert", "chunks_fts_delete", "chunks_fts_update"):
+        session.execute(text(f"DROP TRIGGER IF EXISTS {trigger}"))
+    session.execute(text("DROP TABLE IF EXISTS chunks_fts"))
+    session.execute(text("DROP VIEW IF EXISTS chunks_search"))
+
+
+def _build_search_index(session: Session) -> None:
+    """`FTS_DDL` (view, index, triggers), then the index filled from the view."""
+    for statement in FTS_DDL:
+        session.execute(text(statement))
+    session.execute(text("INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild')"))

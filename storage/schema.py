@@ -8,9 +8,10 @@ follow DESIGN.md exactly. Conventions:
   `json_extract(metadata, '$.doc_type')`; non-ASCII is stored as is, not `\\u` escaped.
 - `chunks.heading_path` is the heading list joined with " / " (HEADING_PATH_SEPARATOR),
   for reading and LIKE; `chunks.heading_path_json` holds the exact list.
-- `chunks_fts` is an FTS5 external-content index over `chunks.heading_path` and `chunks.body`
-  (together: `chunks.text`), kept in sync by triggers, so every write path (the library or a
-  user's own SQL) keeps it right. `storage.search` owns the queries over it.
+- `chunks_fts` is an FTS5 external-content index over the view `chunks_search`: a chunk's two
+  innermost headings (`searched_heading`) and `chunks.body`, kept in sync by triggers on
+  `chunks`, so every write path (the library or a user's own SQL) keeps it right.
+  `storage.search` owns the queries over it.
 - A section that fits in one child is ONE row, `kind = 'child'` with `parent_id` NULL: no
   parent row that would repeat it (it would double every full-text hit). A child without a
   parent stands for itself wherever parents are expanded.
@@ -26,8 +27,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: Bump when a table or column changes, and teach `storage.db.MIGRATIONS` the step.
 #: 2: documents.pinned_settings; 3: stemmed two-column chunks_fts, no twin parents;
-#: 4: view chunk_context; 5: pages conservation columns (text/element/lost chars, dropped).
-SCHEMA_VERSION = 5
+#: 4: view chunk_context; 5: pages conservation columns (text/element/lost chars, dropped);
+#: 6: chunks_fts indexes a chunk's two innermost headings (view chunks_search), not its whole path.
+SCHEMA_VERSION = 6
 
 
 class Base(DeclarativeBase):
@@ -233,21 +235,59 @@ class RunLockRow(Base):
 #: (docs/search.md). Devanagari passes through porter unchanged.
 FTS_TOKENIZE = "porter unicode61 remove_diacritics 2"
 
-#: FTS5 external-content index over chunks' heading path and body (together they are `chunks.text`:
-#: path, blank line, body), two columns so `bm25()` can weigh the heading path (document title
-#: first) apart from the body; synced by triggers (SQLite only).
+#: How many of a chunk's innermost heading levels the full-text index holds: its own section's
+#: heading and the one above it ("Pest Management / Sucking Pests", "Consolidated Balance Sheets").
+#: The levels above (the document title, "Item 8. Financial Statements and Supplementary Data")
+#: are shared by hundreds of chunks: they tell no chunk of a document from its neighbours, but
+#: they matched any question word they hold ("business", "financial", "data") for every chunk
+#: under them. Searching over several documents, the document's name counts through the name
+#: boost (`storage.search`), not through this column. Measured in docs/search.md.
+SEARCHED_HEADING_LEVELS = 2
+
+
+def searched_heading(heading_path: list[str] | tuple[str, ...]) -> str:
+    """The heading text the full-text index holds for a chunk: its SEARCHED_HEADING_LEVELS innermost
+    headings joined with " / " (the `chunks_search` view computes the same in SQL)."""
+    return " / ".join(heading_path[-SEARCHED_HEADING_LEVELS:])
+
+
+def _searched_heading_sql(row: str) -> str:
+    """SQL giving `searched_heading(heading_path_json)` of the chunk row `row` ("new", "old", "chunks"):
+    the innermost levels, each but the last followed by " / " when present."""
+    column = f"{row}.heading_path_json"
+    upper = [
+        f"coalesce(json_extract({column}, '$[#-{level}]') || ' / ', '')"
+        for level in range(SEARCHED_HEADING_LEVELS, 1, -1)
+    ]
+    return " || ".join([*upper, f"coalesce(json_extract({column}, '$[#-1]'), '')"])
+
+
+_NEW, _OLD = _searched_heading_sql("new"), _searched_heading_sql("old")
+
+#: What `chunks_fts` indexes, one row per chunk: `heading_path` is `searched_heading` of
+#: `heading_path_json`, `body` the body. FTS5 reads this view back for `snippet()` and `rebuild`,
+#: so what it shows is what it indexed.
+SEARCH_VIEW_DDL = (
+    f"CREATE VIEW IF NOT EXISTS chunks_search AS SELECT id, {_searched_heading_sql('chunks')} AS heading_path, "
+    "body FROM chunks"
+)
+
+#: FTS5 external-content index over the `chunks_search` view (a chunk's innermost headings and its
+#: body), two columns so `bm25()` can weigh the headings apart from the body; synced by triggers
+#: on `chunks` (SQLite only).
 FTS_DDL = [
+    SEARCH_VIEW_DDL,
     "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5("
-    f"heading_path, body, content='chunks', content_rowid='id', tokenize='{FTS_TOKENIZE}')",
+    f"heading_path, body, content='chunks_search', content_rowid='id', tokenize='{FTS_TOKENIZE}')",
     "CREATE TRIGGER IF NOT EXISTS chunks_fts_insert AFTER INSERT ON chunks BEGIN "
-    "INSERT INTO chunks_fts(rowid, heading_path, body) VALUES (new.id, new.heading_path, new.body); END",
+    f"INSERT INTO chunks_fts(rowid, heading_path, body) VALUES (new.id, {_NEW}, new.body); END",
     "CREATE TRIGGER IF NOT EXISTS chunks_fts_delete AFTER DELETE ON chunks BEGIN "
     "INSERT INTO chunks_fts(chunks_fts, rowid, heading_path, body) "
-    "VALUES ('delete', old.id, old.heading_path, old.body); END",
-    "CREATE TRIGGER IF NOT EXISTS chunks_fts_update AFTER UPDATE OF heading_path, body ON chunks BEGIN "
+    f"VALUES ('delete', old.id, {_OLD}, old.body); END",
+    "CREATE TRIGGER IF NOT EXISTS chunks_fts_update AFTER UPDATE OF heading_path_json, body ON chunks BEGIN "
     "INSERT INTO chunks_fts(chunks_fts, rowid, heading_path, body) "
-    "VALUES ('delete', old.id, old.heading_path, old.body); "
-    "INSERT INTO chunks_fts(rowid, heading_path, body) VALUES (new.id, new.heading_path, new.body); END",
+    f"VALUES ('delete', old.id, {_OLD}, old.body); "
+    f"INSERT INTO chunks_fts(rowid, heading_path, body) VALUES (new.id, {_NEW}, new.body); END",
 ]
 
 

@@ -1,15 +1,18 @@
 """Full-text search over chunks: the ONE query builder and ranking that `ingest search` and `ingest eval` share.
 
 Query: the user's words, never FTS5 syntax. Punctuation and symbols become spaces, stop words
-of the word's language are dropped (`storage.search_words`), and every remaining word is double-quoted (so `AND`,
-`NEAR`, `*`, `-`, `:` and stray quotes in a question are plain words) and the words are
-joined with `OR`: bm25 then ranks chunks by how many of the words they share and how rare
-those words are.
+of the word's language are dropped and a word joining letters and a number is followed by its
+number ("FY2022" -> fy2022, 2022) (`storage.search_words`); every remaining word is
+double-quoted (so `AND`, `NEAR`, `*`, `-`, `:` and stray quotes in a question are plain words)
+and the words are joined with `OR`: bm25 then ranks chunks by how many of the words they share
+and how rare those words are.
 
-Ranking: FTS5 `bm25()` over two columns, the chunk's heading path (document title first)
-and its body, weighted HEADING_WEIGHT : BODY_WEIGHT. The tokenizer (FTS_TOKENIZE, in
-`storage.schema`) stems English with `porter`. Both choices were measured with `ingest eval`
-on the fixtures' golden set and FinanceBench dev; the figures are in docs/search.md.
+Ranking: FTS5 `bm25()` over two columns, the chunk's two innermost headings
+(`storage.schema.searched_heading`: its section and the one above, not the document title or
+the levels above, which every chunk under them shares) and its body, weighted HEADING_WEIGHT :
+BODY_WEIGHT. The tokenizer (FTS_TOKENIZE, in `storage.schema`) stems English with `porter`.
+These choices were measured with `ingest eval` on the fixtures' golden set and FinanceBench
+dev; the figures are in docs/search.md and docs/evaluation.md.
 
 Document names: a search over several documents multiplies the bm25 of a document's chunks by
 1 + NAME_BOOST per question word naming it (its title's or file stem's words), because bm25
@@ -51,9 +54,10 @@ from storage.read import find_document
 from storage.schema import FTS_TOKENIZE
 from storage.search_words import document_name_words, name_matches, question_to_terms
 
-#: bm25 column weights (heading path, body). Measured in docs/search.md: a heavier heading
-#: path (2x, 4x) did not help on the fixtures and lowered FinanceBench hit@4 (0.44 -> 0.36 at
-#: 4x), so both count the same; the separate column keeps the knob for other corpora.
+#: bm25 column weights (innermost headings, body). Measured in docs/search.md (on the whole path,
+#: before schema 6): a heavier heading path (2x, 4x) did not help on the fixtures and lowered
+#: FinanceBench hit@4 (0.44 -> 0.36 at 4x), so both count the same; the separate column keeps
+#: the knob for other corpora.
 HEADING_WEIGHT = 1.0
 BODY_WEIGHT = 1.0
 #: Child chunks fetched per search when parents are expanded (several children share a parent).

@@ -8,6 +8,7 @@ the same words on both engines.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import PurePath
@@ -64,20 +65,40 @@ def is_stopword(word: str) -> bool:
     return False
 
 
+#: The number inside a word that joins letters and digits ("fy2022", "q4fy23", "covid19"): a run
+#: of at least NUMBER_PART_MIN_DIGITS digits. Shorter runs ("q4", "2ml", "3m") are not searched alone:
+#: one digit matches every list number and amount.
+NUMBER_PART_MIN_DIGITS = 2
+NUMBER_PART = re.compile(rf"(?<!\d)\d{{{NUMBER_PART_MIN_DIGITS},}}(?!\d)")
+
+
+def number_parts(word: str) -> list[str]:
+    """The numbers of at least NUMBER_PART_MIN_DIGITS digits inside a word that also has letters
+    ("fy2022" -> ["2022"]); [] for a plain word or a plain number.
+
+    The tokenizer keeps "FY2022" one token, and a filing writes "2022" or "fiscal 2022": a question's
+    "FY2022" then matched nothing. Searched besides the word itself (a document that writes "FY2022"
+    still matches it whole)."""
+    if word.isdigit() or not any(ch.isdigit() for ch in word):
+        return []
+    return NUMBER_PART.findall(word)
+
+
 def question_to_terms(question: str) -> list[str]:
     """The question's search words in order, unique, case-folded, without punctuation, symbols or stop words.
 
     Characters of Unicode categories P* (punctuation), S* (symbols) and Z* (separators)
     become spaces; letters, digits and combining marks (Devanagari vowel signs) are kept, so
-    `2ml?` gives `2ml` and `किसानों` stays one word. If every word is a stop word, the words
-    are kept anyway: a question must search for something.
+    `2ml?` gives `2ml` and `किसानों` stays one word. A word joining letters and a number of two
+    digits or more is followed by that number (`number_parts`: `FY2022` gives `fy2022`, `2022`).
+    If every word is a stop word, the words are kept anyway: a question must search for something.
     """
     cleaned = "".join(
         " " if unicodedata.category(ch)[0] in "PSZ" else ch for ch in unicodedata.normalize("NFC", question).casefold()
     )
     unique = list(dict.fromkeys(cleaned.split()))
-    terms = [word for word in unique if not is_stopword(word)]
-    return terms or unique
+    terms = [word for word in unique if not is_stopword(word)] or unique
+    return list(dict.fromkeys(part for word in terms for part in (word, *number_parts(word))))
 
 
 def document_name_words(title: str | None, source_path: str | None) -> frozenset[str]:

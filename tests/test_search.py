@@ -17,6 +17,21 @@ def test_terms_drop_stopwords_and_punctuation_and_keep_devanagari_words_whole():
     assert question_to_terms("what is it") == ["what", "is", "it"]  # all stopwords: search them anyway
 
 
+def test_a_word_joining_letters_and_a_number_is_searched_with_its_number():
+    assert question_to_terms("General Mills's FY2020 working capital?") == [
+        "general", "mills", "s", "fy2020", "2020", "working", "capital"
+    ]  # fmt: skip
+    assert question_to_terms("q4 sales, 2ml of spray, 3M") == ["q4", "sales", "2ml", "spray", "3m"]  # 1 digit: no
+    with ChunkIndex() as index:
+        index.add(
+            [
+                ("2021", "d", "", "Net sales in fiscal 2021 were flat."),
+                ("2022", "d", "", "Net sales in fiscal 2022 rose."),
+            ]
+        )
+        assert [key for key, _ in index.search("FY2022 net sales", limit=2)] == ["2022", "2021"]
+
+
 def test_match_expression_quotes_every_term():
     assert terms_to_match(['say "hi"', "near"]) == '"say ""hi""" OR "near"'
 
@@ -219,6 +234,7 @@ def test_a_schema_2_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tm
     assert rows == [[2, None, 0], [3, None, 1]]
     assert api.query(str(path), "SELECT chunk_count FROM documents").rows == [[2]]
     assert api.query(str(path), "SELECT value FROM meta WHERE key = 'schema_version'").rows == [[str(SCHEMA_VERSION)]]
+    assert api.query(str(path), "SELECT count(*) FROM chunks_search").rows == [[2]]  # step 5 -> 6: the indexed view
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,3 +343,52 @@ def test_name_matches_counts_words_naming_some_documents_not_all():
     assert name_matches(["soybeans"], names)["s"] == 1  # a plural still names it
     ranked = boost_by_name([("a", "s", -3.0), ("b", "c", -2.5)], {"c": 1})
     assert [key for key, _ in ranked] == ["b", "a"]
+
+
+def test_the_index_holds_a_chunks_two_innermost_headings_as_ingest_eval_does(tmp_path):
+    """The levels above a chunk's own section and its parent (the document title, "Item 1. Business")
+    are shared by every chunk under them: a word only they hold must not match each of those chunks."""
+    import json
+    import sqlite3
+
+    from ingest import api
+    from ingest.contracts.chunks import Chunk
+    from ingest.evaluation.evaluate import indexed_heading
+    from storage.db import open_database
+    from storage.schema import searched_heading
+
+    path = tmp_path / "deep.db"
+    open_database(path).close()
+    deep = ["Annual Report 2022", "Item 1. Business", "Human Capital", "Benefits"]
+    connection = sqlite3.connect(path)
+    with connection:
+        connection.execute(
+            "INSERT INTO documents(id, source_path, status, metadata, warnings, chunk_count) "
+            "VALUES ('d1', '/x.pdf', 'ok', '{}', '[]', 1)"
+        )
+        connection.execute(
+            "INSERT INTO chunks(id, document_id, kind, seq, text, body, heading_path, heading_path_json, page_start, "
+            "page_end, char_start, char_end, token_count, over_embedding_limit, element_types, element_seqs, "
+            "metadata) VALUES (1, 'd1', 'child', 0, ?, 'Health plans for staff.', ?, ?, "
+            "1, 1, 0, 1, 5, 0, '[]', '[]', '{}')",
+            (" / ".join(deep) + "\n\nHealth plans for staff.", " / ".join(deep), json.dumps(deep)),
+        )
+    connection.close()
+
+    assert [hit.chunk_id for hit in api.search(str(path), "human capital benefits")] == [1]
+    assert api.search(str(path), "annual report business") == []
+    view = api.query(str(path), "SELECT heading_path FROM chunks_search").rows
+    assert view == [[searched_heading(deep)]] == [["Human Capital / Benefits"]]
+    chunk = Chunk(
+        index=0,
+        kind="child",
+        text=" / ".join(deep) + "\n\nHealth plans for staff.",
+        body="Health plans for staff.",
+        heading_path=deep,
+        page_start=1,
+        page_end=1,
+        char_start=0,
+        char_end=1,
+        token_count=5,
+    )
+    assert indexed_heading(chunk) == "Human Capital / Benefits"

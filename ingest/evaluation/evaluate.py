@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from ingest.chunker import chunk_document
 from ingest.chunking.settings import ChunkSettings
-from ingest.contracts.chunks import HEADING_PATH_SEPARATOR, Chunk
+from ingest.contracts.chunks import Chunk
 from ingest.contracts.elements import Document
 from ingest.contracts.errors import ConfigError
 from ingest.contracts.evaluation import (
@@ -38,7 +38,7 @@ from ingest.contracts.files import file_sha256
 from ingest.evaluation.scoring import QuestionScore, Retrieved, normalize_phrases, normalize_text, rate, score_ranking
 from ingest.evaluation.vectors import VectorIndex, ranked_keys
 from ingest.tokens import TokenCounter, tiktoken_counter
-from storage.schema import FTS_TOKENIZE
+from storage.schema import FTS_TOKENIZE, searched_heading
 from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex, check_retriever
 
 if TYPE_CHECKING:
@@ -319,12 +319,13 @@ def _chunks(
 
 
 def indexed_heading(chunk: Chunk) -> str:
-    """The full-text index's heading column of a child: everything its `text` carries above its
-    body (the heading path; for `contextual`, the path and the context line; nothing for the
-    blind strategies, whose text is their body)."""
-    if chunk.text.endswith(chunk.body):
-        return chunk.text[: len(chunk.text) - len(chunk.body)].strip()
-    return HEADING_PATH_SEPARATOR.join(chunk.heading_path)
+    """The full-text index's heading column of a child, as `chunks_fts` holds it for a stored
+    chunk: its innermost headings (`storage.schema.searched_heading`), and for `contextual` its
+    context line; nothing for the blind strategies, whose text is their body."""
+    if chunk.text == chunk.body:
+        return ""
+    context = chunk.metadata.get("context", "")
+    return "\n".join(part for part in (searched_heading(chunk.heading_path), context) if part)
 
 
 def _database_embedder(db: str | Path, model: str | None, cache: str | Path | None = None) -> EmbedTexts:
