@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
 from parsers.textlayer.blocks import Line
@@ -47,11 +47,16 @@ _CLOSERS = {"%", ")", "%)", "pts", "bps", "x"}
 
 @dataclass(slots=True)
 class _Cell:
-    """One run of words of a table line, with its x range in points (top-left origin)."""
+    """One run of words of a table line, with its x range in points (top-left origin).
+    `surely_long`: `_is_surely_long(text)`, kept because a line is in many candidate runs."""
 
     text: str
     x0: float
     x1: float
+    surely_long: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.surely_long = _is_surely_long(self.text)
 
 
 def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int, TableFound]]:
@@ -182,9 +187,9 @@ def _cells_too_long(line_cells: list[list[_Cell]]) -> bool:
     """
     long = short = 0
     for cells in line_cells:
-        surely_long = [_is_surely_long(cell.text) for cell in cells]
-        long += any(surely_long)
-        short += surely_long.count(False)
+        surely_long = sum(cell.surely_long for cell in cells)
+        long += surely_long > 0
+        short += len(cells) - surely_long
     return long > short
 
 
