@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
 from ingest.contracts.errors import RunLockedError
 from ingest.contracts.processes import pid_alive, process_start_time
@@ -238,29 +238,33 @@ def add_run_item(
     seconds: float | None = None,
 ) -> None:
     """Record what a run did to one file, and add it to the run's counters in the same
-    transaction: `runs` shows what was stored so far even if the process dies next."""
+    transaction: `runs` shows what was stored so far even if the process dies next.
+    Core statements on the tables (no ORM objects: the write session holds no `RunRow`, and
+    an item is never read back in it), two per file."""
+    runs = RunRow.__table__
     column = RUN_COUNTER.get(outcome)
-    values: dict[str, Any] = {column: getattr(RunRow, column) + 1} if column else {}
+    values: dict[str, Any] = {column: runs.c[column] + 1} if column else {}
     if outcome in ("new", "changed", "reprocessed") and chunks_after:
-        values["chunks_written"] = RunRow.chunks_written + chunks_after
+        values["chunks_written"] = runs.c.chunks_written + chunks_after
     if over_limit_chunks:
-        values["over_limit_chunks"] = RunRow.over_limit_chunks + over_limit_chunks
+        values["over_limit_chunks"] = runs.c.over_limit_chunks + over_limit_chunks
     if values:
-        session.execute(update(RunRow).where(RunRow.id == run_id).values(**values))
-    session.add(
-        RunItemRow(
-            run_id=run_id,
-            document_id=document_id,
-            source_path=source_path,
-            outcome=outcome,
-            stage=stage,
-            message=message,
-            chunks_before=chunks_before,
-            chunks_after=chunks_after,
-            over_limit_chunks=over_limit_chunks,
-            seconds=seconds,
-            finished_at=utc_now(),
-        )
+        session.execute(update(runs).where(runs.c.id == run_id).values(**values))
+    session.execute(
+        insert(RunItemRow.__table__),
+        {
+            "run_id": run_id,
+            "document_id": document_id,
+            "source_path": source_path,
+            "outcome": outcome,
+            "stage": stage,
+            "message": message,
+            "chunks_before": chunks_before,
+            "chunks_after": chunks_after,
+            "over_limit_chunks": over_limit_chunks,
+            "seconds": seconds,
+            "finished_at": utc_now(),
+        },
     )
 
 

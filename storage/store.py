@@ -9,11 +9,12 @@ inside the same transaction.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session
 
@@ -47,7 +48,7 @@ def assign_document_id(session: Session, source_path: str) -> str:
         return existing
     for length in range(DOCUMENT_ID_LENGTH, 41, 2):
         candidate = document_id_for(source_path, length)
-        if session.get(DocumentRow, candidate) is None:
+        if not _document_row_exists(session, candidate):
             return candidate
     raise StorageError("cannot assign a document id (SHA-1 collision)", path=source_path)
 
@@ -71,24 +72,43 @@ class DocumentInfo(BaseModel):
 
 
 def _delete_content(session: Session, document_id: str) -> int:
-    """Delete a document's chunks, elements and pages; returns how many chunks there were."""
-    before = session.scalar(select(func.count()).select_from(ChunkRow).where(ChunkRow.document_id == document_id))
+    """Delete a document's chunks, elements and pages; returns how many chunks there were.
+    Core statements on the tables: no ORM objects of these rows are loaded in a write
+    session, so the ORM's bookkeeping of deleted objects would only cost time."""
+    chunks, elements, pages = ChunkRow.__table__, ElementRow.__table__, PageRow.__table__
+    before = session.scalar(select(func.count()).select_from(chunks).where(chunks.c.document_id == document_id))
     # Children first: their parent_id points at parents of the same document.
-    session.execute(delete(ChunkRow).where(ChunkRow.document_id == document_id, ChunkRow.parent_id.is_not(None)))
-    session.execute(delete(ChunkRow).where(ChunkRow.document_id == document_id))
-    session.execute(delete(ElementRow).where(ElementRow.document_id == document_id))
-    session.execute(delete(PageRow).where(PageRow.document_id == document_id))
+    session.execute(delete(chunks).where(chunks.c.document_id == document_id, chunks.c.parent_id.is_not(None)))
+    session.execute(delete(chunks).where(chunks.c.document_id == document_id))
+    session.execute(delete(elements).where(elements.c.document_id == document_id))
+    session.execute(delete(pages).where(pages.c.document_id == document_id))
     return before or 0
 
 
-def _upsert_document(session: Session, document_id: str, source_path: str, values: dict[str, Any]) -> DocumentRow:
-    row = session.get(DocumentRow, document_id)
-    if row is None:
-        row = DocumentRow(id=document_id, source_path=source_path)
-        session.add(row)
-    for name, value in values.items():
-        setattr(row, name, value)
-    return row
+def _replace_document_row(session: Session, document_id: str, source_path: str, values: dict[str, Any]) -> int:
+    """The document's old content deleted and its row written with `values` (attribute names of
+    `DocumentRow`): inserted for a new document, updated in place otherwise (`source_path` is
+    set on insert only: the id is the path's). Returns how many chunks were deleted.
+
+    A document without a row has no content to delete: pages, elements and chunks reference
+    `documents.id` (foreign keys), so a new document costs one look-up and one insert, not a
+    count and four deletes. Core statements: a write session holds no `DocumentRow` object
+    (`assign_document_id` finds none for a new path), so none goes stale."""
+    table = DocumentRow.__table__
+    columns = _row_values(DocumentRow, values)
+    if not _document_row_exists(session, document_id):
+        session.execute(insert(table), {"id": document_id, "source_path": source_path, **columns})
+        return 0
+    before = _delete_content(session, document_id)
+    session.execute(
+        update(table).where(table.c.id == bindparam("document_id")), {"document_id": document_id, **columns}
+    )
+    return before
+
+
+def _document_row_exists(session: Session, document_id: str) -> bool:
+    table = DocumentRow.__table__
+    return session.execute(select(table.c.id).where(table.c.id == document_id)).first() is not None
 
 
 def _document_values(
@@ -136,8 +156,7 @@ def save_document(
     Chunk metadata is the document metadata merged with the chunk's own (the chunk's keys win).
     """
     source_path = normalise_source_path(document.source_path)
-    before = _delete_content(session, document_id)
-    _upsert_document(
+    before = _replace_document_row(
         session,
         document_id,
         source_path,
@@ -156,7 +175,6 @@ def save_document(
             "parsed_title": document.title,
         },
     )
-    session.flush()
     _bulk_insert(session, PageRow, [page_to_row(document_id, page) for page in document.pages])
     elements = [element_to_row(document_id, seq, element) for seq, element in enumerate(document.elements)]
     _bulk_insert(session, ElementRow, elements)
@@ -170,10 +188,20 @@ def _bulk_insert(session: Session, row_class: type, rows: list[dict[str, Any]]) 
     Python as SQLite spends storing them."""
     if not rows:
         return
-    columns = {attribute.key: attribute.columns[0].key for attribute in sa_inspect(row_class).column_attrs}
-    session.execute(
-        insert(row_class.__table__), [{columns[name]: value for name, value in row.items()} for row in rows]
-    )
+    session.execute(insert(row_class.__table__), [_row_values(row_class, row) for row in rows])
+
+
+def _row_values(row_class: type, values: dict[str, Any]) -> dict[str, Any]:
+    """`values` keyed by column names instead of the mapped attribute names ("metadata_" ->
+    "metadata"), for Core statements."""
+    columns = _column_keys(row_class)
+    return {columns[name]: value for name, value in values.items()}
+
+
+@cache
+def _column_keys(row_class: type) -> dict[str, str]:
+    """Mapped attribute name -> column name, for each column of `row_class`."""
+    return {attribute.key: attribute.columns[0].key for attribute in sa_inspect(row_class).column_attrs}
 
 
 def _insert_chunks(session: Session, document_id: str, chunks: list[Chunk], info: DocumentInfo) -> None:
@@ -188,7 +216,8 @@ def _insert_chunks(session: Session, document_id: str, chunks: list[Chunk], info
     ids: dict[int, int] = {}
     if roots:
         _bulk_insert(session, ChunkRow, [row(chunk) for chunk in roots])
-        ids = dict(session.execute(select(ChunkRow.seq, ChunkRow.id).where(ChunkRow.document_id == document_id)).all())
+        table = ChunkRow.__table__
+        ids = dict(session.execute(select(table.c.seq, table.c.id).where(table.c.document_id == document_id)).all())
     if children:
         rows = []
         for chunk in children:
@@ -217,8 +246,7 @@ def save_failure(
 ) -> int:
     """Record a failed document. Its previous content (if any) is removed, so SQL never serves a
     stale version of a file that now fails; returns the number of chunks removed."""
-    before = _delete_content(session, document_id)
-    _upsert_document(
+    return _replace_document_row(
         session,
         document_id,
         normalise_source_path(source_path),
@@ -236,7 +264,6 @@ def save_failure(
         )
         | {"parsed_title": None},
     )
-    return before
 
 
 def mark_removed(session: Session, document_id: str, run_id: int | None = None) -> int:

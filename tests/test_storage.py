@@ -443,3 +443,24 @@ def test_bulk_writes_store_the_rows_the_orm_would(db, tmp_path):
                     session.add(ChunkRow(**row, parent_id=parents[chunk.parent].id))
     reference.close()
     assert _stored_rows(tmp_path / "t.db") == _stored_rows(tmp_path / "reference.db")
+
+
+def test_a_new_document_is_stored_without_deletes_and_a_replaced_one_with_them(db, tmp_path):
+    """Issue 22: a new document has no content to delete (pages, elements and chunks need
+    its `documents` row), so it costs one look-up and one insert per table; replacing it
+    deletes the old rows first, and the result is the same as storing it once."""
+    from sqlalchemy import event
+
+    statements: list[str] = []
+    event.listen(db.engine, "before_cursor_execute", lambda *a: statements.append(a[2].split()[0].upper()))
+    path = str(tmp_path / "a.pdf")
+    save(db, path)
+    first = _stored_rows(tmp_path / "t.db")
+    assert "DELETE" not in statements
+    assert statements.count("INSERT") == 5  # documents, pages, elements, parent chunks, child chunks
+    statements.clear()
+    assert save(db, path) == (3, 3)
+    assert statements.count("DELETE") == 4
+    second = _stored_rows(tmp_path / "t.db")
+    assert [row[1:] for row in second["elements"]] == [row[1:] for row in first["elements"]]
+    assert second["pages"] == first["pages"]

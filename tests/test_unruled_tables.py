@@ -6,7 +6,7 @@ real 10-K (COSTCO_2021_10K.pdf p36, extracted to a temporary PDF) and ICDAR eu-0
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH
+from conftest import BENCH, ROOT
 
 from parsers.structure.captions import table_title_of
 from parsers.tables.unruled import (
@@ -173,3 +173,73 @@ def test_contents_entries_with_dot_leaders_are_no_table():
         for k in range(5)
     ]
     assert lines_to_unruled_tables(lines, em=8.0) == []
+
+
+def test_two_column_prose_is_turned_down_before_any_column_search(monkeypatch):
+    """Issue 22: every line of a page of prose in two columns is two cells, so each run is
+    tried from each of its lines in turn. Cells that long cannot be a table's: the runs are
+    turned down from their cells alone, without the per-point column search (the two runs
+    left are of short lines)."""
+    from parsers import parse_pdf
+    from parsers.tables import unruled
+
+    searched = []
+    search = unruled.cells_to_column_bounds
+    monkeypatch.setattr(unruled, "cells_to_column_bounds", lambda *a: searched.append(1) or search(*a))
+    document = parse_pdf(ROOT / "fixtures" / "two_column.pdf")
+    assert not any(e.type == "table" for e in document.elements)
+    assert len(searched) <= 2  # main searched 26 times: once for each line of the page's one long run
+
+
+def _random_run(rng) -> list[Line]:
+    """Lines of 1-5 cells on a jittered column grid; texts from the kinds a table or prose
+    holds: numbers, currency signs, closers, short labels, long ASCII phrases, and long
+    non-ASCII text that normalisation shortens (soft hyphens, combining accents)."""
+    words = ["Net sales", "Total", "Cost of revenue", "Interest", "(171)", "2021", "$", "%", ")", "3,877"]
+    long_texts = [
+        "Sow soybean only after 75 to 100 mm of rain has fallen",
+        "Keep the crop free of weeds for the first 45 days after sowing",
+        "$ 1,234 is the amount of the line item named in the note above",
+        "Re\u00adgis\u00adtra\u00adtion for pro\u00adcure\u00adment opens on 1 October 2024",
+        "Cafe\u0301 au lait de\u0301jeuner pre\u0301vu a\u0300 la maison",
+    ]
+    lines, top, long_share = [], 100.0, rng.choice([0.05, 0.5, 0.95])  # a table, mixed, prose
+    for _ in range(rng.randint(3, 9)):
+        cells, x = [], 20.0
+        for _ in range(rng.randint(1, 5)):
+            text = rng.choice(long_texts if rng.random() < long_share else words)
+            width = 4.0 * len(text) * rng.uniform(0.4, 1.0)
+            cells.append((x, x + width, text))
+            x += width + rng.choice([2.0, 6.0, 30.0, 80.0])
+        lines.append(_line(top, *cells))
+        top += rng.choice([9.5, 11.0, 11.0, 13.0])
+    return lines
+
+
+def test_the_early_long_cell_test_changes_no_result(monkeypatch):
+    """`_cells_too_long` turns runs down before the column search; it must only ever turn
+    down runs the full tests turn down too. Random runs, with and without it."""
+    import random
+
+    from parsers.tables import unruled
+
+    rng = random.Random(22)
+    runs = [_random_run(rng) for _ in range(1000)]
+    early = [unruled._cells_too_long([unruled._line_to_cells(line) for line in run]) for run in runs]
+    with_it = [unruled.run_to_table(run, 8.0) for run in runs]
+    monkeypatch.setattr(unruled, "_cells_too_long", lambda line_cells: False)
+    without = [unruled.run_to_table(run, 8.0) for run in runs]
+    assert with_it == without
+    assert sum(early) >= 25 and sum(t is not None for t in without) >= 25  # both sides exercised
+
+
+def test_tables_at_the_edge_of_the_long_cell_test_are_still_tables():
+    """Rows of a 33-character label and an amount: as many long cells as short ones, and
+    the median cell (19 characters) is short. Rows of three 28-character cells that carry
+    soft hyphens: over 30 characters as drawn, 28 once normalised, so not surely long."""
+    label = "Net income attributable to Costco"
+    run = [_line(100 + 11 * k, (20, 170, label), (300, 330, f"{k + 1},234")) for k in range(4)]
+    assert lines_to_unruled_tables(run, em=8.0)
+    hyphenated = "Mem\u00adber\u00adship fees and re\u00adnewals"
+    run = [_line(100 + 11 * k, (20, 140, hyphenated), (180, 300, hyphenated), (340, 460, hyphenated)) for k in range(4)]
+    assert lines_to_unruled_tables(run, em=8.0)

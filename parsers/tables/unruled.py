@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
 from parsers.textlayer.blocks import Line
@@ -30,6 +30,9 @@ MIN_UNRULED_ROWS = 3
 SPAN_TOLERANCE = 0.15
 #: A column gap is at least this wide, in em (body font size).
 MIN_GAP_EM = 0.5
+#: A table's cells are short: the median cell holds at most this many characters (prose lines,
+#: even two columns of them side by side, hold more).
+MAX_MEDIAN_CELL_CHARS = 30
 #: A dot leader: four or more dots, spaced or not ("Net sales ........ 1,234", ". . . . .").
 _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
 #: A currency sign set apart from its amount in one cell ("$ 23,706" -> "$23,706").
@@ -44,11 +47,16 @@ _CLOSERS = {"%", ")", "%)", "pts", "bps", "x"}
 
 @dataclass(slots=True)
 class _Cell:
-    """One run of words of a table line, with its x range in points (top-left origin)."""
+    """One run of words of a table line, with its x range in points (top-left origin).
+    `surely_long`: `_is_surely_long(text)`, kept because a line is in many candidate runs."""
 
     text: str
     x0: float
     x1: float
+    surely_long: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.surely_long = _is_surely_long(self.text)
 
 
 def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int, TableFound]]:
@@ -58,9 +66,14 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
     A run may hold lines of one cell (section labels such as "OPERATING EXPENSES", a
     wrapped row label) between lines of several cells; it never starts or ends on one."""
     found = []
+    cells = [_line_to_cells(line) for line in lines]  # once per line: a line is in many candidate runs
+
+    def table_of(start: int, end: int) -> TableFound | None:
+        return _run_to_table(lines[start:end], cells[start:end], em) if end - start >= MIN_UNRULED_ROWS else None
+
     i = 0
     while i < len(lines):
-        if len(_line_to_cells(lines[i])) < 2:
+        if len(cells[i]) < 2:
             i += 1
             continue
         j = i + 1
@@ -70,12 +83,12 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
             and (len(lines[j].segments) >= 2 or _multi_cell_line_follows(lines, j, em))
         ):
             j += 1
-        while j > i and len(_line_to_cells(lines[j - 1])) < 2:
+        while j > i and len(cells[j - 1]) < 2:
             j -= 1
         start = _start_with_spanning_headers(lines, i, j, found[-1][1] if found else 0, em)
-        table = run_to_table(lines[start:j], em) if j - start >= MIN_UNRULED_ROWS else None
+        table = table_of(start, j)
         if table is None and start < i:
-            start, table = i, run_to_table(lines[i:j], em) if j - i >= MIN_UNRULED_ROWS else None
+            start, table = i, table_of(i, j)
         if table is not None:
             found.append((start, j, table))
             i = j
@@ -114,7 +127,21 @@ def run_to_table(run: list[Line], em: float) -> TableFound | None:
     """A table from a run of lines, or None when the run does not read as one (prose,
     too few aligned columns, long cells, or mostly one-cell lines: the axis labels of a
     chart line up in columns too, but few of their lines hold two cells)."""
-    line_cells = [_line_to_cells(line) for line in run]
+    return _run_to_table(run, [_line_to_cells(line) for line in run], em)
+
+
+def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> TableFound | None:
+    """`run_to_table` given each line's cells (`_line_to_cells`).
+
+    Two tests come before the column bounds, the costly step, because they need only the
+    cells: too few lines of two or more cells, and cells too long for a table
+    (`_cells_too_long`). On a page of prose in two columns every line is two cells, and each
+    run is tried from every one of its lines in turn (`lines_to_unruled_tables`); these
+    tests turn those runs down at a cost linear in their cells. Each is implied by a test
+    below it, so they change no result."""
+    several = sum(1 for cells in line_cells if len(cells) >= 2)
+    if several < MIN_UNRULED_ROWS or several < 0.6 * len(run) or _cells_too_long(line_cells):
+        return None
     if is_contents_run(run):
         return None
     bounds = cells_to_column_bounds(line_cells, em)
@@ -128,7 +155,7 @@ def run_to_table(run: list[Line], em: float) -> TableFound | None:
     filled = statistics.mean(sum(1 for c in row if c) / len(bounds) for row in multi)
     lengths = [len(c) for row in grid for c in row if c]
     column_medians = [statistics.median([len(r[k]) for r in grid if r[k]] or [0]) for k in range(len(bounds))]
-    if filled < 0.6 or statistics.median(lengths) > 30 or max(column_medians) > 45:
+    if filled < 0.6 or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS or max(column_medians) > 45:
         return None
     if len(bounds) == 2 and not any(is_numeric(r[1]) for r in grid):
         return None
@@ -143,6 +170,37 @@ def run_to_table(run: list[Line], em: float) -> TableFound | None:
         column_xs=[b[0] for b in bounds],
         ruled=False,
         row_indents=stubs_to_indent_levels(stubs, em),
+    )
+
+
+def _cells_too_long(line_cells: list[list[_Cell]]) -> bool:
+    """Whether the table's cells, however the columns fall, must have a median length over
+    `MAX_MEDIAN_CELL_CHARS`; decided from the lines' cells alone.
+
+    A cell is surely long when its text is ASCII and, stripped, longer than the limit:
+    whatever column it falls in, the table's cell there holds its text whole (cells of one
+    column are joined with spaces, sign columns are glued onto their numbers, and NFKC and
+    the other normalisations leave ASCII text as it is). A line with a long cell gives at
+    least one long table cell, and at most one short table cell per other cell of it. When
+    the long ones outnumber the short ones, more than half of the table's cells are long,
+    so the median is too (`_run_to_table` then turns the run down: it changes no result).
+    """
+    long = short = 0
+    for cells in line_cells:
+        surely_long = sum(cell.surely_long for cell in cells)
+        long += surely_long > 0
+        short += len(cells) - surely_long
+    return long > short
+
+
+def _is_surely_long(text: str) -> bool:
+    """ASCII text longer than `MAX_MEDIAN_CELL_CHARS` as a table cell (stripped, a currency
+    sign's space dropped as `_cells_to_row` drops it)."""
+    text = text.strip()
+    return (
+        len(text) > MAX_MEDIAN_CELL_CHARS
+        and text.isascii()
+        and len(_SIGN_SPACE.sub(r"\1", text)) > MAX_MEDIAN_CELL_CHARS
     )
 
 
