@@ -17,6 +17,7 @@ Reading order is a recursive XY-cut adapted to columns:
 
 from __future__ import annotations
 
+import operator
 import re
 import statistics
 import unicodedata
@@ -132,21 +133,30 @@ def segments_to_line(segments: list[Segment]) -> Line:
     """One line from segments on the same baseline, joined by a space: left to right, or
     right to left when most of its letters are right-to-left script (`is_mostly_rtl`).
     The line ends with a drawn space when its last segment in reading order does."""
-    segments = sorted(segments, key=lambda s: s.x0)
-    chars = sum(max(s.chars, 1) for s in segments)
+    segments = sorted(segments, key=_left)
+    # ~80 lines a page, each grouped two or three times: builtins over the segments, not
+    # generator expressions (the sums add the same products in the same order)
+    weights = [max(s.chars, 1) for s in segments]
+    chars = sum(weights)
     ordered = segments[::-1] if is_mostly_rtl(segments) else segments
-    text = " ".join(s.text for s in ordered if s.text)
+    text = " ".join([s.text for s in ordered if s.text])
     return Line(
         segments=segments,
-        x0=min(s.x0 for s in segments),
-        top=min(s.top for s in segments),
-        x1=max(s.x1 for s in segments),
-        bottom=max(s.bottom for s in segments),
-        size=sum(s.size * max(s.chars, 1) for s in segments) / chars,
-        bold=sum(s.bold * max(s.chars, 1) for s in segments) / chars,
+        x0=min(map(_left, segments)),
+        top=min(map(_top, segments)),
+        x1=max(map(_right, segments)),
+        bottom=max(map(_bottom, segments)),
+        size=sum([s.size * w for s, w in zip(segments, weights)]) / chars,
+        bold=sum([s.bold * w for s, w in zip(segments, weights)]) / chars,
         text=text,
         space_after=ordered[-1].space_after,
     )
+
+
+_left = operator.attrgetter("x0")
+_top = operator.attrgetter("top")
+_right = operator.attrgetter("x1")
+_bottom = operator.attrgetter("bottom")
 
 
 def is_mostly_rtl(segments: list[Segment]) -> bool:
