@@ -43,7 +43,7 @@ from typing import Callable
 from ingest.contracts.elements import Document, Element, ElementType, PageInfo, TextSource
 from ingest.contracts.errors import OcrError, ParseError
 from ingest.contracts.files import file_sha256
-from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, goes_to_ocr, pages_needing_ocr
+from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, TextLayerVerdict, pages_needing_ocr, routing_verdict
 from parsers.pages import PagesRead, read_page_range
 from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
 from parsers.settings import ParseSettings
@@ -77,16 +77,20 @@ PageHook = Callable[[int, int], None]
 class PageCounter:
     """Counts a document's pages for an `on_page` hook: each page once, `done` 1..total in
     order, `total` the PDF's page count. A page with a usable text layer (or an unreadable
-    one) counts when the text pass has read it; a page that `goes_to_ocr` counts when OCR has
+    one) counts when the text pass has read it; a page that goes to OCR counts when OCR has
     read it, so a scanned document's bar moves with OCR, its slow part."""
 
     def __init__(self, on_page: PageHook, ocr_mode: str):
         self.on_page, self.ocr_mode = on_page, ocr_mode
         self.done = self.total = 0
+        #: `routing_verdict` per page number, asked here as each page is read and handed to
+        #: `pages_needing_ocr`, which then does not ask it again.
+        self.verdicts: dict[int, TextLayerVerdict] = {}
 
     def text_page_read(self, layout: PageLayout, total: int) -> None:
         self.total = total
-        if not goes_to_ocr(layout, self.ocr_mode):
+        verdict = self.verdicts[layout.page_no] = routing_verdict(layout, self.ocr_mode)
+        if self.ocr_mode == "never" or verdict.usable:  # else counted when OCR has read it
             self.count_one()
 
     def ocr_page_read(self, _page_no: int) -> None:
@@ -136,7 +140,7 @@ def parse_pdf(
         path, settings, counter.text_page_read if counter else None, pages_read
     )
     pages = [layout_to_page_info(layout) for layout in layouts]
-    ocr_wanted = pages_needing_ocr(layouts, pages, settings.ocr.mode)
+    ocr_wanted = pages_needing_ocr(layouts, pages, settings.ocr.mode, counter.verdicts if counter else None)
     for layout in layouts:
         if layout.page_no in ocr_wanted and layout.turned in (90, 270):
             page = pages[layout.page_no - 1]  # OCR renders the displayed frame, not the turned one

@@ -76,6 +76,23 @@ def test_the_page_hook_changes_nothing_in_the_document():
     assert watched.model_dump() == plain.model_dump()
 
 
+@pytest.mark.parametrize("mode", ["auto", "never"])
+def test_the_page_hook_judges_each_page_text_layer_once(monkeypatch, mode):
+    # the routing verdict the progress count asks for is the one OCR routing uses (issue 22)
+    import parsers.ocr.routing as routing
+
+    judged: list[int] = []
+    real_assess = routing.assess_text_layer
+
+    def counted_assess(text, *rest):
+        judged.append(len(text))
+        return real_assess(text, *rest)
+
+    monkeypatch.setattr(routing, "assess_text_layer", counted_assess)
+    parse_pdf(FIXTURES / "mixed.pdf", {"ocr": {"mode": mode}}, on_page=lambda _done, _total: None)
+    assert len(judged) == 3  # mixed.pdf's three pages, each judged once
+
+
 def test_reporter_throttles_but_sends_the_first_and_last_page():
     sent: list[PageProgress] = []
     report = PageReporter("a.pdf", sent.append)

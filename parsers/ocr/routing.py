@@ -185,16 +185,23 @@ def assess_text_layer(
     return TextLayerVerdict(usable=True, reason=None)
 
 
-def pages_needing_ocr(layouts: list[PageLayout], pages: list[PageInfo], mode: str) -> set[int]:
+def pages_needing_ocr(
+    layouts: list[PageLayout], pages: list[PageInfo], mode: str, verdicts: dict[int, TextLayerVerdict] | None = None
+) -> set[int]:
     """Page numbers to OCR; sets `ocr_reason` on them.
 
     In "never" mode nothing is OCR'd and `ocr_reason` still says why OCR would have been
     wanted. A page with no text or with glyph garbage is then `empty` (garbage dropped);
     a page whose text is merely sparse beside images (a cover) keeps its text layer.
+    `verdicts`: `routing_verdict` per page number where the caller already has it (the page
+    progress counter asks it of every page as it is read), so it is not computed twice.
     """
     wanted = set()
+    known = verdicts or {}
     for layout, page in zip(layouts, pages):
-        verdict = routing_verdict(layout, mode)
+        verdict = known.get(layout.page_no)
+        if verdict is None:
+            verdict = routing_verdict(layout, mode)
         if mode != "always":
             layout.text = ""  # only needed for the verdict; do not hold every page's text
         if verdict.usable:
@@ -207,12 +214,6 @@ def pages_needing_ocr(layouts: list[PageLayout], pages: list[PageInfo], mode: st
         else:
             wanted.add(layout.page_no)
     return wanted
-
-
-def goes_to_ocr(layout: PageLayout, mode: str) -> bool:
-    """Whether `pages_needing_ocr` will send this page to OCR (same rule, one page, nothing
-    changed): the parser's page progress counts such a page when OCR has read it."""
-    return mode != "never" and not routing_verdict(layout, mode).usable
 
 
 def routing_verdict(layout: PageLayout, mode: str) -> TextLayerVerdict:

@@ -205,13 +205,11 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
                 pending_space = pending_generated = False
                 continue
             if same_line and (shared_glyph or -overlap_allowed <= gap <= SEGMENT_GAP_EM * size):
-                if devanagari and _is_devanagari(last.text):
-                    threshold = DEVANAGARI_SPACE_GAP_EM
-                else:
-                    threshold = _space_gap_em(char if char.size <= last.size else last, size)
                 space = (
                     pending_space
-                    or gap > threshold * size
+                    # every word-space threshold is at least `MIN_SPACE_GAP_EM`: the glyphs of a
+                    # word (most pairs) are decided without computing the pair's threshold
+                    or (gap > MIN_SPACE_GAP_EM * size and gap > _word_space_em(char, last, size, devanagari) * size)
                     or (pending_generated and _takes_generated_space(char, last, gap, size))
                     # the size test first: `_is_superscript` is False without it (most pairs)
                     or (char.size < SUPERSCRIPT_SIZE_RATIO * last.size and _is_superscript(char, last))
@@ -235,6 +233,15 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
             segment.space_after = None
     segments.extend(rotated_chars_to_segments(rotated))
     return segments
+
+
+def _word_space_em(char: Char, last: Char, size: float, devanagari: bool) -> float:
+    """The gap (em of `size`, the smaller of the two sizes) over which `last` and `char` are a
+    word apart: `DEVANAGARI_SPACE_GAP_EM` between two Devanagari letters, else
+    `_space_gap_em` of the smaller glyph's font. Never below `MIN_SPACE_GAP_EM`."""
+    if devanagari and _is_devanagari(last.text):
+        return DEVANAGARI_SPACE_GAP_EM
+    return _space_gap_em(char if char.size <= last.size else last, size)
 
 
 def _takes_generated_space(char: Char, last: Char, gap: float, size: float) -> bool:
