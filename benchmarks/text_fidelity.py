@@ -125,17 +125,55 @@ def reference_words(text: str) -> list[str]:
     carry = ""
     for index, line in enumerate(lines):
         line = list(line)
-        if carry:
+        if carry and not _is_folio(line):
             line[0] = carry + BREAK + line[0]
             carry = ""
         last = line[-1]
-        if index + 1 < len(lines) and last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum():
+        if last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum() and not carry:
             carry = line.pop().rstrip("".join(_LINE_END_HYPHENS))
         tokens.extend(line)
+    if tokens and not carry:  # pdfium's own mark may pair the last word with the folio: "e\ufffe3"
+        left, _, right = tokens[-1].rpartition(BREAK)
+        if right.isdigit() and left[-1:].islower():
+            tokens[-1:], carry = [right], left
+    if carry:
+        tokens.append(carry + BREAK)  # a page-end fragment (`pages_joined_at_breaks`)
     return [w for w in map(_reference_word, tokens) if w]
 
 
+def _is_folio(line: list[str]) -> bool:
+    """A line that is one number alone (a page number): a word broken at the line before it
+    goes on after it, on the next line or the next page."""
+    return len(line) == 1 and line[0].isdigit()
+
+
+#: A word broken at the end of a page goes on in the first word of the next page that starts
+#: in lower case, among its first this many words (a running header may come first).
+NEXT_PAGE_WORDS = 12
+
+
+def pages_joined_at_breaks(pages: list[list[str]]) -> list[list[str]]:
+    """Page-end fragments ("e" + BREAK, a word hyphenated across the page break) joined with
+    their rest on the next page: the whole word counts on the page where it starts, and the
+    rest leaves the next page. A fragment with no such rest is a word of its own."""
+    pages = [list(words) for words in pages]
+    for index, words in enumerate(pages):
+        if not words or not words[-1].endswith(BREAK):
+            continue
+        left = words[-1][: -len(BREAK)]
+        following = pages[index + 1] if index + 1 < len(pages) else []
+        rest = next((k for k, w in enumerate(following[:NEXT_PAGE_WORDS]) if w[:1].islower()), None)
+        if rest is None:
+            words[-1] = left
+        else:
+            words[-1] = left + BREAK + following.pop(rest)
+    return pages
+
+
 def _reference_word(token: str) -> str:
+    if token.endswith(BREAK) and BREAK not in token[:-1]:
+        left = normalize_word(token[:-1])
+        return left + BREAK if left else ""
     if BREAK not in token.strip(BREAK):
         return normalize_word(token.replace(BREAK, "-"))
     left, right = token.split(BREAK, 1)
@@ -171,7 +209,7 @@ def _windows(words: list[str], low: int, high: int) -> dict[str, list[tuple[str,
 
 
 #: The word lists of a `PageResult`: every lost word, then the buckets that explain them.
-CATEGORIES = ("lost", "dropped", "glued", "hyphen", "split", "marker", "offpage")
+CATEGORIES = ("lost", "dropped", "glued", "hyphen", "split", "marker", "offpage", "second")
 
 
 @dataclass
@@ -184,6 +222,7 @@ class PageResult:
     marker: list[str] = field(default_factory=list)
     offpage: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
+    second: list[str] = field(default_factory=list)
 
 
 class _Pool:
@@ -212,11 +251,13 @@ def compare_page(
     offpage: list[str] = (),
     shared: list[Counter] = (),
     compounds: set[str] = frozenset(),
+    second: list[str] | None = None,
 ) -> PageResult:
     """Match one page's reference words against its output words (see the module docstring).
 
     `output` is in reading order (used for `split`); `shared` counters (tables continued from
-    or onto this page) are consumed in place."""
+    or onto this page) are consumed in place. `second`: pdftotext's words of the page in order;
+    a glued or split word on which it reads as the output does is moved to `second`."""
     pool = _Pool(Counter(output), list(shared))
     result = PageResult(words=len(reference))
     lost: list[str] = []
@@ -266,7 +307,41 @@ def compare_page(
         else:
             result.dropped.append(word)
     result.lost = lost
+    if second is not None:
+        _second_opinion(result, second)
     return result
+
+
+def _second_opinion(result: PageResult, second: list[str]) -> None:
+    """Move to `result.second` the glued tokens that pdftotext reads as one word and the split
+    words whose parts it reads as consecutive words: there pypdfium2's word boundary, not the
+    parser's, is the odd one out (it runs words together across a font change or a line of
+    another column, "Expensessection", "제1695호발행일", or breaks one at a font change,
+    "carlson}" "@fas.harvard.edu"). Their words leave `lost`."""
+    whole = {squeeze(w) for w in second}
+    runs = _windows(second, 2, 4)
+    agreed: list[str] = []
+    def glued_alike(token: str, parts: tuple[str, ...]) -> bool:  # never a glued function word
+        return squeeze(token) in whole and not any(p.casefold() in FUNCTION_WORDS for p in parts)
+
+    for bucket, agrees in (("glued", glued_alike),
+                           ("split", lambda word, parts: any(p == parts for p in runs.get(squeeze(word), ())))):  # fmt: skip
+        kept = []
+        for item in getattr(result, bucket):
+            if agrees(*item):
+                result.second.append(item[0])
+                agreed.extend(item[1] if bucket == "glued" else [item[0]])
+            else:
+                kept.append(item)
+        setattr(result, bucket, kept)
+    unmatched = Counter(agreed)
+    lost = []
+    for word in result.lost:
+        if unmatched[word] > 0:
+            unmatched[word] -= 1
+        else:
+            lost.append(word)
+    result.lost = lost
 
 
 def glued_function_words(glued: list[tuple[str, tuple[str, ...]]]) -> int:
@@ -370,6 +445,18 @@ def text_with_superscripts_apart(textpage, box: tuple[float, float, float, float
     return decode(full), decode(outside)
 
 
+def read_pdftotext(path: str, count: int) -> list[list[str]] | None:
+    """Per page, pdftotext's words (poppler, raw order), or None when it is not installed."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("pdftotext"):
+        return None
+    done = subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True, check=False)
+    pages = done.stdout.decode("utf-8", "replace").split("\f")
+    return [output_words(pages[i]) if i < len(pages) else [] for i in range(count)]
+
+
 def read_text_layer(path: str) -> tuple[list[str], list[str]]:
     """Per page: pypdfium2's whole text (superscripts set apart, `text_with_superscripts_apart`),
     and its words drawn only outside the visible box."""
@@ -418,11 +505,12 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
     try:
         document = parse_pdf(cut or path, {"ocr": {"mode": "never"}})
         texts, outside = read_text_layer(cut or path)
+        second = read_pdftotext(cut or path, len(texts))
     finally:
         if cut:
             os.unlink(cut)
     count = len(texts)
-    reference = [reference_words(t) for t in texts]
+    reference = pages_joined_at_breaks([reference_words(t) for t in texts])
     compounds = inline_compounds(reference)
     words, markers, shared = document_outputs(document, count)
     totals = Counter()
@@ -434,7 +522,8 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
             continue
         offpage = output_words(outside[index])
         result = compare_page(reference[index], words[index], markers=markers[index], offpage=offpage,
-                              shared=shared[index], compounds=compounds)  # fmt: skip
+                              shared=shared[index], compounds=compounds,
+                              second=second[index] if second else None)  # fmt: skip
         totals.update({k: len(getattr(result, k)) for k in CATEGORIES})
         totals.update(pages=1, words=result.words, glued_fn=glued_function_words(result.glued))
         for key, found in samples.items():
@@ -448,7 +537,9 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
     return row
 
 
-COLUMNS = ("pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn", "hyphen", "split", "marker", "offpage")
+COLUMNS = (
+    "pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn", "hyphen", "split", "marker", "offpage", "second"
+)  # fmt: skip
 
 
 def format_rows(rows: list[dict]) -> str:
