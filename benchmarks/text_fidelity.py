@@ -64,7 +64,14 @@ _FUNCTION_WORDS = (
 FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
 _LINE_END_HYPHENS = ("-", "\u00ad", "\u0002", BREAK)
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"), None)
-_SPACE_BEFORE_MARK = re.compile(r"\s+(?=[\u0300-\u036f\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])")
+_SPACE_BEFORE_MARK = re.compile(
+    r"\s+(?=[\u0300-\u036f\u064b-\u065f\u0670\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])"
+)
+#: Arabic vowel marks (harakat, tanween, shadda): optional, and set before or after their letter
+#: as the producer ordered them ("بناًء" / "بًناء"); words compare without them.
+_HARAKAT = re.compile(r"[\u064b-\u065f\u0670]")
+#: Where Arabic script meets Latin inside a token ("وPython"): two bidi runs, a word boundary.
+_ARABIC_LATIN = re.compile(r"(?<=[\u0600-\u06ff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u0600-\u06ff])")
 _LINES = re.compile(r"\r\n|\r|\n")
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
 _HANGUL_END, _HANGUL_START = re.compile(r"[\uac00-\ud7a3]$"), re.compile(r"^[\uac00-\ud7a3]")
@@ -85,17 +92,18 @@ def normalize_word(token: str) -> str:
         start += 1
     while end > start and _is_edge_junk(token[end - 1]):
         end -= 1
-    word = token[start:end]
+    word = _HARAKAT.sub("", token[start:end])
     if any("\u0900" <= c <= "\u097f" for c in word):
         return "".join(sorted(word))
     return word
 
 
 def _prepare(text: str) -> str:
-    """NFKC, pdfium's U+0002 hyphen as `BREAK`, no space before a combining mark, and every
-    Han/kana character set apart as a word of its own (those scripts put no spaces)."""
+    """NFKC, pdfium's U+0002 hyphen as `BREAK`, no space before a combining mark (Arabic
+    harakat included), a space where Arabic script meets Latin, and every Han/kana character
+    set apart as a word of its own (those scripts put no spaces)."""
     text = unicodedata.normalize("NFKC", text).replace("\u0002", BREAK)
-    return _CJK.sub(r" \1 ", _SPACE_BEFORE_MARK.sub("", text))
+    return _CJK.sub(r" \1 ", _ARABIC_LATIN.sub(" ", _SPACE_BEFORE_MARK.sub("", text)))
 
 
 def output_words(text: str) -> list[str]:
@@ -125,7 +133,7 @@ def reference_words(text: str) -> list[str]:
     carry = ""
     for index, line in enumerate(lines):
         line = list(line)
-        if carry and not _is_folio(line):
+        if carry and not (carry[-1:].islower() and _is_folio(line)):
             line[0] = carry + BREAK + line[0]
             carry = ""
         last = line[-1]
@@ -143,30 +151,39 @@ def reference_words(text: str) -> list[str]:
 
 def _is_folio(line: list[str]) -> bool:
     """A line that is one number alone (a page number): a word broken at the line before it
-    goes on after it, on the next line or the next page."""
+    (its part ending in a lower-case letter: "2013-" / "2014" is a range) goes on after it,
+    on the next line or the next page."""
     return len(line) == 1 and line[0].isdigit()
 
 
-#: A word broken at the end of a page goes on in the first word of the next page that starts
-#: in lower case, among its first this many words (a running header may come first).
-NEXT_PAGE_WORDS = 12
+#: A word broken at the end of a page goes on in the first of the next page's first this many
+#: lines that starts in lower case (a running header may come first).
+NEXT_PAGE_LINES = 3
 
 
-def pages_joined_at_breaks(pages: list[list[str]]) -> list[list[str]]:
+def line_starts(text: str) -> list[str]:
+    """The first word of each of the first `NEXT_PAGE_LINES` lines of a page's text."""
+    lines = [line.split() for line in _LINES.split(_prepare(text))]
+    return [normalize_word(line[0]) for line in lines if line][:NEXT_PAGE_LINES]
+
+
+def pages_joined_at_breaks(pages: list[list[str]], starts: list[list[str]]) -> list[list[str]]:
     """Page-end fragments ("e" + BREAK, a word hyphenated across the page break) joined with
-    their rest on the next page: the whole word counts on the page where it starts, and the
-    rest leaves the next page. A fragment with no such rest is a word of its own."""
+    their rest, the first word starting one of the next page's first lines (`line_starts`)
+    in lower case: the whole word counts on the page where it starts, and the rest leaves the
+    next page. A fragment with no such rest is a word of its own."""
     pages = [list(words) for words in pages]
     for index, words in enumerate(pages):
         if not words or not words[-1].endswith(BREAK):
             continue
         left = words[-1][: -len(BREAK)]
         following = pages[index + 1] if index + 1 < len(pages) else []
-        rest = next((k for k, w in enumerate(following[:NEXT_PAGE_WORDS]) if w[:1].islower()), None)
-        if rest is None:
+        rest = next((w for w in (starts[index + 1] if following else []) if w[:1].islower()), None)
+        if rest is None or rest not in following:
             words[-1] = left
         else:
-            words[-1] = left + BREAK + following.pop(rest)
+            following.remove(rest)
+            words[-1] = left + BREAK + rest
     return pages
 
 
@@ -510,14 +527,14 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
         if cut:
             os.unlink(cut)
     count = len(texts)
-    reference = pages_joined_at_breaks([reference_words(t) for t in texts])
+    reference = pages_joined_at_breaks([reference_words(t) for t in texts], [line_starts(t) for t in texts])
     compounds = inline_compounds(reference)
     words, markers, shared = document_outputs(document, count)
     totals = Counter()
     samples: dict[str, list] = {k: [] for k in CATEGORIES[1:]}
     excluded = []
     for index, info in enumerate(document.pages[:count]):
-        if info.text_source.value == "ocr" or (info.text_source.value == "empty" and info.ocr_reason):
+        if info.ocr_reason:  # OCR'd, or would be in "auto": its text layer is not what the parser keeps
             excluded.append(index + 1)
             continue
         offpage = output_words(outside[index])

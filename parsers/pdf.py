@@ -189,7 +189,7 @@ def parse_pdf(
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
     elements = merge_continued_tables(elements)
     elements = merge_continued_paragraphs(elements)
-    elements = elements_with_spellings(elements, texts_to_spellings(printed))
+    elements = elements_with_spellings(elements, texts_to_spellings(printed), set(ocr_wanted))
     return Document(
         source_path=str(path),
         content_sha256=sha256 or file_sha256(path),

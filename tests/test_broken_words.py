@@ -25,6 +25,8 @@ def test_a_joined_word_takes_the_only_spelling_the_document_prints():
     assert respelled("cyber-security", spellings) == "cybersecurity"
     assert respelled("management", spellings) == "management"  # printed whole: never changed
     assert respelled("nonnormal", spellings) == "nonnormal"  # no evidence: as the join decided
+    capitals = texts_to_spellings(["St. Paul", "1st"])
+    assert respelled("S-T", capitals) == "S-T"  # "Regulation S-" + "T": the hyphen is the word's own
 
 
 def test_a_word_printed_both_ways_is_left_as_joined():
@@ -37,7 +39,7 @@ def test_elements_and_table_cells_are_respelled_and_others_left_alone():
     paragraph = Element(type=ElementType.paragraph, text="one nonrecurring item", page=1)
     table = Element(type=ElementType.table, text="", page=1, rows=[["Nonrecurring", "12"]])
     untouched = Element(type=ElementType.paragraph, text="a charge", page=1)
-    fixed = elements_with_spellings([paragraph, table, untouched], spellings)
+    fixed = elements_with_spellings([paragraph, table, untouched], spellings, set())
     assert fixed[0].text == "one non-recurring item" and fixed[1].rows == [["Non-recurring", "12"]]
     assert fixed[2] is untouched and paragraph.text == "one nonrecurring item"
 

@@ -51,13 +51,17 @@ def texts_to_spellings(texts: Iterable[str]) -> Spellings:
 
 def respelled(word: str, spellings: Spellings) -> str:
     """`word` in the spelling the document prints when it prints only the other one: a
-    hyphen put back ("noncompliance" -> "non-compliance") or taken out ("cyber-security" ->
-    "cybersecurity"). A word with more than one hyphen, or printed as it is, stays."""
+    hyphen put back ("noncompliance" -> "non-compliance") or taken out between lower-case
+    letters ("cyber-security" -> "cybersecurity"). A word with more than one hyphen, or
+    printed as it is, stays."""
     folded = word.casefold()
     if folded in spellings.whole or folded in spellings.hyphenated or word.count("-") > 1:
         return word
     if "-" in word:
-        joined = word.replace("-", "")
+        left, right = word.split("-")
+        if not (left[-1:].islower() and right[:1].islower()):
+            return word  # "S-" + "T", "COVID-" + "19": the join kept a hyphen that is the word's own
+        joined = left + right
         return joined if joined.casefold() in spellings.whole else word
     return _with_hyphen(word, spellings.hyphenated)
 
@@ -71,9 +75,10 @@ def _with_hyphen(word: str, hyphenated: frozenset[str]) -> str:
     return word
 
 
-def elements_with_spellings(elements: list[Element], spellings: Spellings) -> list[Element]:
+def elements_with_spellings(elements: list[Element], spellings: Spellings, ocr_pages: set[int]) -> list[Element]:
     """New elements whose text and table cells spell joined words as the document prints them
-    (`respelled`); elements without such a word are returned as they are."""
+    (`respelled`); elements without such a word, and those of `ocr_pages` (their words are
+    not in `spellings`: every one would look joined), are returned as they are."""
     if not spellings.hyphenated and not spellings.whole:
         return elements
 
@@ -91,6 +96,9 @@ def elements_with_spellings(elements: list[Element], spellings: Spellings) -> li
 
     out = []
     for element in elements:
+        if element.page in ocr_pages:
+            out.append(element)
+            continue
         text = fix(element.text)
         rows = [[fix(cell) for cell in row] for row in element.rows] if element.rows is not None else None
         if text == element.text and rows == element.rows:
