@@ -338,6 +338,7 @@ def _second_opinion(result: PageResult, second: list[str]) -> None:
     whole = {squeeze(w) for w in second}
     runs = _windows(second, 2, 4)
     agreed: list[str] = []
+
     def glued_alike(token: str, parts: tuple[str, ...]) -> bool:  # never a glued function word
         return squeeze(token) in whole and not any(p.casefold() in FUNCTION_WORDS for p in parts)
 
