@@ -131,7 +131,7 @@ def reference_words(text: str) -> list[str]:
     lines = [line for line in lines if line]
     tokens: list[str] = []
     carry = ""
-    for index, line in enumerate(lines):
+    for line in lines:
         line = list(line)
         if carry and not (carry[-1:].islower() and _is_folio(line)):
             line[0] = carry + BREAK + line[0]
@@ -342,8 +342,10 @@ def _second_opinion(result: PageResult, second: list[str]) -> None:
     def glued_alike(token: str, parts: tuple[str, ...]) -> bool:  # never a glued function word
         return squeeze(token) in whole and not any(p.casefold() in FUNCTION_WORDS for p in parts)
 
-    for bucket, agrees in (("glued", glued_alike),
-                           ("split", lambda word, parts: any(p == parts for p in runs.get(squeeze(word), ())))):  # fmt: skip
+    def split_alike(word: str, parts: tuple[str, ...]) -> bool:
+        return parts in runs.get(squeeze(word), ())
+
+    for bucket, agrees in (("glued", glued_alike), ("split", split_alike)):
         kept = []
         for item in getattr(result, bucket):
             if agrees(*item):
@@ -555,9 +557,8 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
     return row
 
 
-COLUMNS = (
-    "pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn", "hyphen", "split", "marker", "offpage", "second"
-)  # fmt: skip
+COLUMNS = ("pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn")
+COLUMNS += ("hyphen", "split", "marker", "offpage", "second")
 
 
 def format_rows(rows: list[dict]) -> str:
