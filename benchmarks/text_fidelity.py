@@ -16,13 +16,19 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   punctuation, symbols and private-use glyphs (Unicode P*, S*, Co) stripped from both ends of a
   token; empty tokens are no words. Each Han or kana character is a word of its own (no spaces in
   those scripts). No word boundary before a combining mark; words holding Devanagari compare by
-  their sorted characters (matra order in a text layer depends on the producer).
+  their sorted characters (matra order in a text layer depends on the producer). Arabic vowel
+  marks (harakat) are removed (producers set them before or after their letter), and a word
+  boundary is set where Arabic script meets Latin ("وPython": two bidi runs).
 - Lines of the text layer: a line whose last token ends in "-", U+00AD, U+0002 or U+FFFE (pdfium's
   marks for a line-end hyphen; pdfium then drops the line break) is joined with the next line's
   first token into one word `left + BREAK + right`, which the output must spell "left-right" or
   "leftright", except that a compound (`is_compound_break`) must keep its hyphen. Korean: when a
   page ends some Hangul lines with a drawn space (a break between words), its Hangul lines
   without one break inside a word and are joined without a space ("확" + "진자").
+  A line that is one number alone (a folio) does not take a line-end hyphen of a word part
+  ending in lower case: the word goes on after it ("year-on-" / "31" / "year"). A word broken
+  at the end of a page (pdfium may also pair it with the folio, "e" U+0002 "3") is joined with
+  the first of the next page's first 3 lines that starts in lower case, and counts on its page.
 - Per page, the reference words are matched against the multiset of words of the page's elements:
   element texts (titles, paragraphs, list items, captions, headers, footers, page numbers, rotated
   text) and table cells; a table continued across pages serves every page it spans.
@@ -36,8 +42,14 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   marker: a word found only in a list item's `data["marker"]` (not in the text a chunk embeds);
   offpage: a word pypdfium2 reads outside the page's visible box (its glyph box is);
   dropped: the rest, text that reached no element at all.
-- Pages whose text layer the parser judged unusable (OCR'd, or emptied as glyph garbage in
-  "never" mode) are excluded (listed in `excluded_pages`).
+- Second reader: pdftotext (poppler, when installed) decides word boundaries pypdfium2 gets
+  wrong. A glued token it reads as one word, or a split word whose parts it reads as
+  consecutive words, leaves `lost` for `second` (pypdfium2 runs words together across a font
+  change, "Expensessection", breaks one at a font change, or spaces a page letter by letter,
+  "T a b l e"). A glued function word is never excused this way unless its parts are single
+  letters. Without pdftotext nothing is excused.
+- Pages the parser routes to OCR (`PageInfo.ocr_reason`: OCR'd, emptied as glyph garbage, or an
+  OCR layer of garbage it keeps only in "never" mode) are excluded (listed in `excluded_pages`).
 """
 
 from __future__ import annotations
@@ -333,14 +345,17 @@ def _second_opinion(result: PageResult, second: list[str]) -> None:
     """Move to `result.second` the glued tokens that pdftotext reads as one word and the split
     words whose parts it reads as consecutive words: there pypdfium2's word boundary, not the
     parser's, is the odd one out (it runs words together across a font change or a line of
-    another column, "Expensessection", "제1695호발행일", or breaks one at a font change,
-    "carlson}" "@fas.harvard.edu"). Their words leave `lost`."""
+    another column, "Expensessection", "제1695호발행일", breaks one at a font change,
+    "carlson}" "@fas.harvard.edu", or spaces a page letter by letter, "T a b l e o f").
+    Their words leave `lost`; a glued function word stays unless its parts are single letters."""
     whole = {squeeze(w) for w in second}
     runs = _windows(second, 2, 4)
     agreed: list[str] = []
 
-    def glued_alike(token: str, parts: tuple[str, ...]) -> bool:  # never a glued function word
-        return squeeze(token) in whole and not any(p.casefold() in FUNCTION_WORDS for p in parts)
+    def glued_alike(token: str, parts: tuple[str, ...]) -> bool:
+        """Never a glued function word, unless pdfium read the word letter by letter ("a n d")."""
+        spelled_out = all(len(p) == 1 for p in parts)
+        return squeeze(token) in whole and (spelled_out or not any(p.casefold() in FUNCTION_WORDS for p in parts))
 
     def split_alike(word: str, parts: tuple[str, ...]) -> bool:
         return parts in runs.get(squeeze(word), ())

@@ -130,6 +130,8 @@ def test_a_boundary_pdftotext_reads_as_the_output_does_is_no_loss(tf):
     assert result.lost == [] and result.second == ["Expensessection"]
     glued = compare(tf, "of the", "ofthe", second=["ofthe"])
     assert glued.lost == ["of", "the"] and tf.glued_function_words(glued.glued) == 1  # never excused
+    spaced = compare(tf, "T a b l e o f", "Table of", second=["Table", "of"])  # pdfium letter by letter
+    assert spaced.lost == [] and spaced.glued == []
 
 
 def test_arabic_marks_and_script_changes(tf):
