@@ -36,7 +36,8 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   the output's extra words (those the text layer lacks), compared by `squeeze` (punctuation,
   symbols and hyphens ignored, so "of“large" ~ "of" + "large"):
   hyphen: a word whose hyphen is missing in an extra ("non-normal" -> "nonnormal");
-  glued: an extra made of 2-5 consecutive lost words ("ofthe"); its words stay lost, the token is
+  glued: an extra made of 2-5 consecutive lost words ("ofthe"), or of 6-20 one-letter words
+      (a word pypdfium2 spaces letter by letter); its words stay lost, the token is
       counted once in `glued`, and in `glued_fn` when one of its words is a function word;
   split: a lost word equal to 2-4 consecutive extras (a space inside a word: "COVID- 19", "확 진자");
   marker: a word found only in a list item's `data["marker"]` (not in the text a chunk embeds);
@@ -237,6 +238,25 @@ def _windows(words: list[str], low: int, high: int) -> dict[str, list[tuple[str,
     return found
 
 
+#: A word pypdfium2 reads letter by letter ("l i a b i l i t i e s") may be this long.
+MAX_SPELLED_OUT = 20
+
+
+def _letter_runs(words: list[str]) -> dict[str, list[tuple[str, ...]]]:
+    """`squeeze` of 6..`MAX_SPELLED_OUT` consecutive one-character words -> their tuples: the
+    longer glued tokens of a page that pypdfium2 spaces letter by letter."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for i in range(len(words)):
+        for k in range(6, MAX_SPELLED_OUT + 1):
+            part = tuple(words[i : i + k])
+            if len(part) < k or len(part[-1]) != 1 or BREAK in part[-1]:
+                break
+            if k == 6 and any(len(w) != 1 for w in part):
+                break
+            found.setdefault(squeeze("".join(part)), []).append(part)
+    return found
+
+
 #: The word lists of a `PageResult`: every lost word, then the buckets that explain them.
 CATEGORIES = ("lost", "dropped", "glued", "hyphen", "split", "marker", "offpage", "second")
 
@@ -312,6 +332,8 @@ def compare_page(
             rest.append(word)
     remaining = Counter(rest)
     windows = _windows(reference, 2, 5)
+    for key, parts in _letter_runs(reference).items():
+        windows.setdefault(key, []).extend(parts)
     for token in extras:
         for parts in windows.get(squeeze(token), ()):
             need = Counter(parts)

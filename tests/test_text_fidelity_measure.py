@@ -137,3 +137,8 @@ def test_a_boundary_pdftotext_reads_as_the_output_does_is_no_loss(tf):
 def test_arabic_marks_and_script_changes(tf):
     assert tf.output_words("بناًء") == tf.output_words("بًناء")
     assert tf.reference_words("وPython") == ["و", "Python"]
+
+
+def test_a_long_word_spaced_letter_by_letter_is_one_glued_token(tf):
+    result = compare(tf, "l i a b i l i t i e s", "liabilities", second=["liabilities"])
+    assert result.lost == [] and result.second == ["liabilities"]
