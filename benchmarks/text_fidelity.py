@@ -16,13 +16,19 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   punctuation, symbols and private-use glyphs (Unicode P*, S*, Co) stripped from both ends of a
   token; empty tokens are no words. Each Han or kana character is a word of its own (no spaces in
   those scripts). No word boundary before a combining mark; words holding Devanagari compare by
-  their sorted characters (matra order in a text layer depends on the producer).
+  their sorted characters (matra order in a text layer depends on the producer). Arabic vowel
+  marks (harakat) are removed (producers set them before or after their letter), and a word
+  boundary is set where Arabic script meets Latin ("وPython": two bidi runs).
 - Lines of the text layer: a line whose last token ends in "-", U+00AD, U+0002 or U+FFFE (pdfium's
   marks for a line-end hyphen; pdfium then drops the line break) is joined with the next line's
   first token into one word `left + BREAK + right`, which the output must spell "left-right" or
   "leftright", except that a compound (`is_compound_break`) must keep its hyphen. Korean: when a
   page ends some Hangul lines with a drawn space (a break between words), its Hangul lines
   without one break inside a word and are joined without a space ("확" + "진자").
+  A line that is one number alone (a folio) does not take a line-end hyphen of a word part
+  ending in lower case: the word goes on after it ("year-on-" / "31" / "year"). A word broken
+  at the end of a page (pdfium may also pair it with the folio, "e" U+0002 "3") is joined with
+  the first of the next page's first 3 lines that starts in lower case, and counts on its page.
 - Per page, the reference words are matched against the multiset of words of the page's elements:
   element texts (titles, paragraphs, list items, captions, headers, footers, page numbers, rotated
   text) and table cells; a table continued across pages serves every page it spans.
@@ -30,14 +36,21 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   the output's extra words (those the text layer lacks), compared by `squeeze` (punctuation,
   symbols and hyphens ignored, so "of“large" ~ "of" + "large"):
   hyphen: a word whose hyphen is missing in an extra ("non-normal" -> "nonnormal");
-  glued: an extra made of 2-5 consecutive lost words ("ofthe"); its words stay lost, the token is
+  glued: an extra made of 2-5 consecutive lost words ("ofthe"), or of 6-20 one-letter words
+      (a word pypdfium2 spaces letter by letter); its words stay lost, the token is
       counted once in `glued`, and in `glued_fn` when one of its words is a function word;
   split: a lost word equal to 2-4 consecutive extras (a space inside a word: "COVID- 19", "확 진자");
   marker: a word found only in a list item's `data["marker"]` (not in the text a chunk embeds);
   offpage: a word pypdfium2 reads outside the page's visible box (its glyph box is);
   dropped: the rest, text that reached no element at all.
-- Pages whose text layer the parser judged unusable (OCR'd, or emptied as glyph garbage in
-  "never" mode) are excluded (listed in `excluded_pages`).
+- Second reader: pdftotext (poppler, when installed) decides word boundaries pypdfium2 gets
+  wrong. A glued token it reads as one word, or a split word whose parts it reads as
+  consecutive words, leaves `lost` for `second` (pypdfium2 runs words together across a font
+  change, "Expensessection", breaks one at a font change, or spaces a page letter by letter,
+  "T a b l e"). A glued function word is never excused this way unless its parts are single
+  letters. Without pdftotext nothing is excused.
+- Pages the parser routes to OCR (`PageInfo.ocr_reason`: OCR'd, emptied as glyph garbage, or an
+  OCR layer of garbage it keeps only in "never" mode) are excluded (listed in `excluded_pages`).
 """
 
 from __future__ import annotations
@@ -64,7 +77,14 @@ _FUNCTION_WORDS = (
 FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
 _LINE_END_HYPHENS = ("-", "\u00ad", "\u0002", BREAK)
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"), None)
-_SPACE_BEFORE_MARK = re.compile(r"\s+(?=[\u0300-\u036f\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])")
+_SPACE_BEFORE_MARK = re.compile(
+    r"\s+(?=[\u0300-\u036f\u064b-\u065f\u0670\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])"
+)
+#: Arabic vowel marks (harakat, tanween, shadda): optional, and set before or after their letter
+#: as the producer ordered them ("بناًء" / "بًناء"); words compare without them.
+_HARAKAT = re.compile(r"[\u064b-\u065f\u0670]")
+#: Where Arabic script meets Latin inside a token ("وPython"): two bidi runs, a word boundary.
+_ARABIC_LATIN = re.compile(r"(?<=[\u0600-\u06ff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u0600-\u06ff])")
 _LINES = re.compile(r"\r\n|\r|\n")
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
 _HANGUL_END, _HANGUL_START = re.compile(r"[\uac00-\ud7a3]$"), re.compile(r"^[\uac00-\ud7a3]")
@@ -85,17 +105,18 @@ def normalize_word(token: str) -> str:
         start += 1
     while end > start and _is_edge_junk(token[end - 1]):
         end -= 1
-    word = token[start:end]
+    word = _HARAKAT.sub("", token[start:end])
     if any("\u0900" <= c <= "\u097f" for c in word):
         return "".join(sorted(word))
     return word
 
 
 def _prepare(text: str) -> str:
-    """NFKC, pdfium's U+0002 hyphen as `BREAK`, no space before a combining mark, and every
-    Han/kana character set apart as a word of its own (those scripts put no spaces)."""
+    """NFKC, pdfium's U+0002 hyphen as `BREAK`, no space before a combining mark (Arabic
+    harakat included), a space where Arabic script meets Latin, and every Han/kana character
+    set apart as a word of its own (those scripts put no spaces)."""
     text = unicodedata.normalize("NFKC", text).replace("\u0002", BREAK)
-    return _CJK.sub(r" \1 ", _SPACE_BEFORE_MARK.sub("", text))
+    return _CJK.sub(r" \1 ", _ARABIC_LATIN.sub(" ", _SPACE_BEFORE_MARK.sub("", text)))
 
 
 def output_words(text: str) -> list[str]:
@@ -123,19 +144,66 @@ def reference_words(text: str) -> list[str]:
     lines = [line for line in lines if line]
     tokens: list[str] = []
     carry = ""
-    for index, line in enumerate(lines):
+    for line in lines:
         line = list(line)
-        if carry:
+        if carry and not (carry[-1:].islower() and _is_folio(line)):
             line[0] = carry + BREAK + line[0]
             carry = ""
         last = line[-1]
-        if index + 1 < len(lines) and last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum():
+        if last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum() and not carry:
             carry = line.pop().rstrip("".join(_LINE_END_HYPHENS))
         tokens.extend(line)
+    if tokens and not carry:  # pdfium's own mark may pair the last word with the folio: "e\ufffe3"
+        left, _, right = tokens[-1].rpartition(BREAK)
+        if right.isdigit() and left[-1:].islower():
+            tokens[-1:], carry = [right], left
+    if carry:
+        tokens.append(carry + BREAK)  # a page-end fragment (`pages_joined_at_breaks`)
     return [w for w in map(_reference_word, tokens) if w]
 
 
+def _is_folio(line: list[str]) -> bool:
+    """A line that is one number alone (a page number): a word broken at the line before it
+    (its part ending in a lower-case letter: "2013-" / "2014" is a range) goes on after it,
+    on the next line or the next page."""
+    return len(line) == 1 and line[0].isdigit()
+
+
+#: A word broken at the end of a page goes on in the first of the next page's first this many
+#: lines that starts in lower case (a running header may come first).
+NEXT_PAGE_LINES = 3
+
+
+def line_starts(text: str) -> list[str]:
+    """The first word of each of the first `NEXT_PAGE_LINES` lines of a page's text."""
+    lines = [line.split() for line in _LINES.split(_prepare(text))]
+    return [normalize_word(line[0]) for line in lines if line][:NEXT_PAGE_LINES]
+
+
+def pages_joined_at_breaks(pages: list[list[str]], starts: list[list[str]]) -> list[list[str]]:
+    """Page-end fragments ("e" + BREAK, a word hyphenated across the page break) joined with
+    their rest, the first word starting one of the next page's first lines (`line_starts`)
+    in lower case: the whole word counts on the page where it starts, and the rest leaves the
+    next page. A fragment with no such rest is a word of its own."""
+    pages = [list(words) for words in pages]
+    for index, words in enumerate(pages):
+        if not words or not words[-1].endswith(BREAK):
+            continue
+        left = words[-1][: -len(BREAK)]
+        following = pages[index + 1] if index + 1 < len(pages) else []
+        rest = next((w for w in (starts[index + 1] if following else []) if w[:1].islower()), None)
+        if rest is None or rest not in following:
+            words[-1] = left
+        else:
+            following.remove(rest)
+            words[-1] = left + BREAK + rest
+    return pages
+
+
 def _reference_word(token: str) -> str:
+    if token.endswith(BREAK) and BREAK not in token[:-1]:
+        left = normalize_word(token[:-1])
+        return left + BREAK if left else ""
     if BREAK not in token.strip(BREAK):
         return normalize_word(token.replace(BREAK, "-"))
     left, right = token.split(BREAK, 1)
@@ -170,8 +238,27 @@ def _windows(words: list[str], low: int, high: int) -> dict[str, list[tuple[str,
     return found
 
 
+#: A word pypdfium2 reads letter by letter ("l i a b i l i t i e s") may be this long.
+MAX_SPELLED_OUT = 20
+
+
+def _letter_runs(words: list[str]) -> dict[str, list[tuple[str, ...]]]:
+    """`squeeze` of 6..`MAX_SPELLED_OUT` consecutive one-character words -> their tuples: the
+    longer glued tokens of a page that pypdfium2 spaces letter by letter."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for i in range(len(words)):
+        for k in range(6, MAX_SPELLED_OUT + 1):
+            part = tuple(words[i : i + k])
+            if len(part) < k or len(part[-1]) != 1 or BREAK in part[-1]:
+                break
+            if k == 6 and any(len(w) != 1 for w in part):
+                break
+            found.setdefault(squeeze("".join(part)), []).append(part)
+    return found
+
+
 #: The word lists of a `PageResult`: every lost word, then the buckets that explain them.
-CATEGORIES = ("lost", "dropped", "glued", "hyphen", "split", "marker", "offpage")
+CATEGORIES = ("lost", "dropped", "glued", "hyphen", "split", "marker", "offpage", "second")
 
 
 @dataclass
@@ -184,6 +271,7 @@ class PageResult:
     marker: list[str] = field(default_factory=list)
     offpage: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
+    second: list[str] = field(default_factory=list)
 
 
 class _Pool:
@@ -212,11 +300,13 @@ def compare_page(
     offpage: list[str] = (),
     shared: list[Counter] = (),
     compounds: set[str] = frozenset(),
+    second: list[str] | None = None,
 ) -> PageResult:
     """Match one page's reference words against its output words (see the module docstring).
 
     `output` is in reading order (used for `split`); `shared` counters (tables continued from
-    or onto this page) are consumed in place."""
+    or onto this page) are consumed in place. `second`: pdftotext's words of the page in order;
+    a glued or split word on which it reads as the output does is moved to `second`."""
     pool = _Pool(Counter(output), list(shared))
     result = PageResult(words=len(reference))
     lost: list[str] = []
@@ -242,6 +332,8 @@ def compare_page(
             rest.append(word)
     remaining = Counter(rest)
     windows = _windows(reference, 2, 5)
+    for key, parts in _letter_runs(reference).items():
+        windows.setdefault(key, []).extend(parts)
     for token in extras:
         for parts in windows.get(squeeze(token), ()):
             need = Counter(parts)
@@ -266,7 +358,47 @@ def compare_page(
         else:
             result.dropped.append(word)
     result.lost = lost
+    if second is not None:
+        _second_opinion(result, second)
     return result
+
+
+def _second_opinion(result: PageResult, second: list[str]) -> None:
+    """Move to `result.second` the glued tokens that pdftotext reads as one word and the split
+    words whose parts it reads as consecutive words: there pypdfium2's word boundary, not the
+    parser's, is the odd one out (it runs words together across a font change or a line of
+    another column, "Expensessection", "제1695호발행일", breaks one at a font change,
+    "carlson}" "@fas.harvard.edu", or spaces a page letter by letter, "T a b l e o f").
+    Their words leave `lost`; a glued function word stays unless its parts are single letters."""
+    whole = {squeeze(w) for w in second}
+    runs = _windows(second, 2, 4)
+    agreed: list[str] = []
+
+    def glued_alike(token: str, parts: tuple[str, ...]) -> bool:
+        """Never a glued function word, unless pdfium read the word letter by letter ("a n d")."""
+        spelled_out = all(len(p) == 1 for p in parts)
+        return squeeze(token) in whole and (spelled_out or not any(p.casefold() in FUNCTION_WORDS for p in parts))
+
+    def split_alike(word: str, parts: tuple[str, ...]) -> bool:
+        return parts in runs.get(squeeze(word), ())
+
+    for bucket, agrees in (("glued", glued_alike), ("split", split_alike)):
+        kept = []
+        for item in getattr(result, bucket):
+            if agrees(*item):
+                result.second.append(item[0])
+                agreed.extend(item[1] if bucket == "glued" else [item[0]])
+            else:
+                kept.append(item)
+        setattr(result, bucket, kept)
+    unmatched = Counter(agreed)
+    lost = []
+    for word in result.lost:
+        if unmatched[word] > 0:
+            unmatched[word] -= 1
+        else:
+            lost.append(word)
+    result.lost = lost
 
 
 def glued_function_words(glued: list[tuple[str, tuple[str, ...]]]) -> int:
@@ -370,6 +502,18 @@ def text_with_superscripts_apart(textpage, box: tuple[float, float, float, float
     return decode(full), decode(outside)
 
 
+def read_pdftotext(path: str, count: int) -> list[list[str]] | None:
+    """Per page, pdftotext's words (poppler, raw order), or None when it is not installed."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("pdftotext"):
+        return None
+    done = subprocess.run(["pdftotext", "-enc", "UTF-8", path, "-"], capture_output=True, check=False)
+    pages = done.stdout.decode("utf-8", "replace").split("\f")
+    return [output_words(pages[i]) if i < len(pages) else [] for i in range(count)]
+
+
 def read_text_layer(path: str) -> tuple[list[str], list[str]]:
     """Per page: pypdfium2's whole text (superscripts set apart, `text_with_superscripts_apart`),
     and its words drawn only outside the visible box."""
@@ -418,23 +562,25 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
     try:
         document = parse_pdf(cut or path, {"ocr": {"mode": "never"}})
         texts, outside = read_text_layer(cut or path)
+        second = read_pdftotext(cut or path, len(texts))
     finally:
         if cut:
             os.unlink(cut)
     count = len(texts)
-    reference = [reference_words(t) for t in texts]
+    reference = pages_joined_at_breaks([reference_words(t) for t in texts], [line_starts(t) for t in texts])
     compounds = inline_compounds(reference)
     words, markers, shared = document_outputs(document, count)
     totals = Counter()
     samples: dict[str, list] = {k: [] for k in CATEGORIES[1:]}
     excluded = []
     for index, info in enumerate(document.pages[:count]):
-        if info.text_source.value == "ocr" or (info.text_source.value == "empty" and info.ocr_reason):
+        if info.ocr_reason:  # OCR'd, or would be in "auto": its text layer is not what the parser keeps
             excluded.append(index + 1)
             continue
         offpage = output_words(outside[index])
         result = compare_page(reference[index], words[index], markers=markers[index], offpage=offpage,
-                              shared=shared[index], compounds=compounds)  # fmt: skip
+                              shared=shared[index], compounds=compounds,
+                              second=second[index] if second else None)  # fmt: skip
         totals.update({k: len(getattr(result, k)) for k in CATEGORIES})
         totals.update(pages=1, words=result.words, glued_fn=glued_function_words(result.glued))
         for key, found in samples.items():
@@ -448,7 +594,8 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
     return row
 
 
-COLUMNS = ("pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn", "hyphen", "split", "marker", "offpage")
+COLUMNS = ("pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn")
+COLUMNS += ("hyphen", "split", "marker", "offpage", "second")
 
 
 def format_rows(rows: list[dict]) -> str:

@@ -21,7 +21,9 @@ The stage reads as its passes:
 7. pages without a usable text layer OCR'd in one call (`ocr.tesseract.ocr_pages`) and
    spliced in, their edge lines typed as furniture by the text layer's rules;
 8. tables and paragraphs continued across a page break merged, OCR'd pages included
-   (`structure.table_continuation`, `structure.paragraph_continuation`).
+   (`structure.table_continuation`, `structure.paragraph_continuation`);
+9. words joined at a line break spelled as the document prints them inside its lines, with
+   or without the hyphen (`structure.compounds`; the words are read in step 5).
 
 Progress: `on_page(pages done, pages total)` is called once per page, `done` 1..total in order
 (`PageCounter`): a page is done when the pass that reads its text has read it, the text pass
@@ -47,6 +49,7 @@ from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, TextLayerVerdict, pages_ne
 from parsers.pages import PagesRead, read_page_range
 from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
 from parsers.settings import ParseSettings
+from parsers.structure.compounds import elements_with_spellings, texts_to_spellings
 from parsers.structure.elements import blocks_to_elements
 from parsers.structure.furniture import (
     layout_to_furniture_candidates,
@@ -156,8 +159,9 @@ def parse_pdf(
     keys = pages_to_furniture_keys(
         [layout_to_furniture_candidates(l, em) for l in readable], settings.furniture_min_pages
     )
-    page_blocks, furniture, cover = [], {}, []
+    page_blocks, furniture, cover, printed = [], {}, [], []
     for layout in readable:
+        printed.extend(segment.text for segment in layout.segments)
         found, body = split_furniture(layout, keys, em)
         furniture[layout.page_no] = found
         if layout.page_no in ocr_wanted:
@@ -189,6 +193,7 @@ def parse_pdf(
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
     elements = merge_continued_tables(elements)
     elements = merge_continued_paragraphs(elements)
+    elements = elements_with_spellings(elements, texts_to_spellings(printed), set(ocr_wanted))
     return Document(
         source_path=str(path),
         content_sha256=sha256 or file_sha256(path),

@@ -111,3 +111,34 @@ def test_a_raised_smaller_glyph_is_a_token_boundary_by_geometry(tf):
     assert tf.is_superscript_boundary(6.0, 10.0, 3.0)
     assert not tf.is_superscript_boundary(6.0, 10.0, 0.0)
     assert not tf.is_superscript_boundary(10.0, 10.0, 3.0)
+
+
+def test_a_word_broken_before_a_page_number_goes_on_after_it(tf):
+    """3M p31: "year-on-" / "31" (the folio) / next page "year": not "year-on-31"."""
+    words = tf.reference_words("estimates that year-on-\n31")
+    assert words == ["estimates", "that", "31", "year-on\ufffe"]
+    joined = tf.pages_joined_at_breaks([words, tf.reference_words("Table of Contents\nyear gains")],
+                                       [[], tf.line_starts("Table of Contents\nyear gains")])  # fmt: skip
+    assert joined == [["estimates", "that", "31", "year-on\ufffeyear"], ["Table", "of", "Contents", "gains"]]
+    assert tf.reference_words("For our e\u00023") == ["For", "our", "3", "e\ufffe"]  # pdfium's own mark
+    assert tf.reference_words("fiscal 2013-\n2014") == ["fiscal", "2013\ufffe2014"]  # a range, not a folio
+
+
+def test_a_boundary_pdftotext_reads_as_the_output_does_is_no_loss(tf):
+    result = compare(tf, "Administrative Expensessection below", "Administrative Expenses section below",
+                     second=["Administrative", "Expenses", "section", "below"])  # fmt: skip
+    assert result.lost == [] and result.second == ["Expensessection"]
+    glued = compare(tf, "of the", "ofthe", second=["ofthe"])
+    assert glued.lost == ["of", "the"] and tf.glued_function_words(glued.glued) == 1  # never excused
+    spaced = compare(tf, "T a b l e o f", "Table of", second=["Table", "of"])  # pdfium letter by letter
+    assert spaced.lost == [] and spaced.glued == []
+
+
+def test_arabic_marks_and_script_changes(tf):
+    assert tf.output_words("بناًء") == tf.output_words("بًناء")
+    assert tf.reference_words("وPython") == ["و", "Python"]
+
+
+def test_a_long_word_spaced_letter_by_letter_is_one_glued_token(tf):
+    result = compare(tf, "l i a b i l i t i e s", "liabilities", second=["liabilities"])
+    assert result.lost == [] and result.second == ["liabilities"]

@@ -26,6 +26,7 @@ from parsers.structure.captions import caption_of
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.blocks import Block, Line, segments_to_line
 from parsers.textlayer.chars import Segment
+from parsers.textlayer.text_joins import LINE_END_HYPHENS
 
 #: A run-in lead has at most this many words ("5.1 Hyper Parameter Optimization" has 4).
 RUN_IN_MAX_WORDS = 8
@@ -38,6 +39,9 @@ RUN_IN_MAX_REPEATS = 3
 #: Font names that are bold although pdfium's weight and flags say regular (TeX's CMBX).
 _HEAVY_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|cmb\d|-bd|,b$", re.IGNORECASE)
 _NUMBERED_LEAD = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+\S")
+#: A heading line that ends in a word broken by a hyphen goes on in the next line set up to
+#: this many line heights below (the usual limit is 0.8: two headings stacked stay apart).
+BROKEN_WORD_GAP = 1.5
 #: A heading line that ends like this is complete: the next line starts something else.
 _ENDS_COMPLETE = (".", ":", "?", "!", "।", "॥")
 #: A line led by a short field label ("Unrepresented Employee: Superintendent ..."): at most
@@ -152,7 +156,10 @@ def continues_heading(upper: Block, lower: Block) -> bool:
     """`lower` is the next line(s) of the heading `upper`: the same size (0.5 pt), weight and
     font as `upper`'s lowest line (`_bottom_style`), set directly below (gap under 0.8 of a
     line's height, and no larger than the spacing between `upper`'s own lines), aligned with
-    it (`lines_aligned`), and `upper` does not end like a finished label or sentence.
+    it (`lines_aligned`), and `upper` does not end like a finished label or sentence. When
+    `upper` ends in a word broken by a line-end hyphen and `lower` starts in lower case
+    ("Stock Mar-" / "ket Participation", eu-027 p2), the word goes on below: a gap up to
+    `BROKEN_WORD_GAP` line heights is allowed (display type set with wide leading).
 
     The alignment and spacing tests keep two complete headings apart: "4. Demande de
     démolition pour le 1069, boulevard ..." (left, x0 71 pt) over a centred "Résolution
@@ -168,9 +175,19 @@ def continues_heading(upper: Block, lower: Block) -> bool:
         return False
     height = lower.lines[0].height
     gap = lower.bbox[1] - bottom
-    if not -0.2 * height <= gap <= 0.8 * height or gap > _line_gap(upper) + 0.15 * height:
+    if _breaks_word(upper.text, lower.text):
+        if not -0.2 * height <= gap <= BROKEN_WORD_GAP * height:
+            return False
+    elif not -0.2 * height <= gap <= 0.8 * height or gap > _line_gap(upper) + 0.15 * height:
         return False
     return lines_aligned(upper, lower, height)
+
+
+def _breaks_word(upper: str, lower: str) -> bool:
+    """`upper` ends in a line-end hyphen after a letter and `lower` goes on in lower case: one
+    word broken across the two lines."""
+    upper, lower = upper.rstrip(), lower.lstrip()
+    return upper.endswith(LINE_END_HYPHENS) and upper[-2:-1].isalpha() and lower[:1].islower()
 
 
 def _starts_something_else(upper: Block, lower: Block) -> bool:

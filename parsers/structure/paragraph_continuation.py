@@ -5,8 +5,9 @@ A paragraph broken by a page break reads as two fragments ("...classification [1
 half a sentence, and a search for the whole phrase finds neither. The rule is narrow, so that a
 paragraph that merely ends a page is never glued to an unrelated one:
 
-- the last body element of page N (furniture and margin text skipped) is a paragraph that does
-  not end a sentence;
+- the last body element of page N (furniture, margin text and a bare folio skipped: a page
+  number the furniture pass did not type, "3" under COSTCO 2021 10-K p3, is no text a
+  paragraph goes on in) is a paragraph that does not end a sentence;
 - the first body element of page N + 1 is a paragraph that starts in lower case, with a digit
   or with a closing bracket or punctuation (a new paragraph starts with a capital);
 - they look set in the same type size (`_same_type_size`: a footnote or a caption in smaller
@@ -19,6 +20,8 @@ break is rejoined like one hyphenated across a line.
 """
 
 from __future__ import annotations
+
+import re
 
 from ingest.contracts.elements import Element, ElementType
 from parsers.textlayer.text_joins import join_wrapped_lines
@@ -44,7 +47,7 @@ def merge_continued_paragraphs(elements: list[Element]) -> list[Element]:
     merged: list[Element] = []
     last_index = -1  # index in `merged` of the last body element
     for element in elements:
-        if element.is_furniture or element.data.get("role") == "margin":
+        if element.is_furniture or element.data.get("role") == "margin" or _is_folio(element.text):
             merged.append(element)
             continue
         previous = merged[last_index] if last_index >= 0 else None
@@ -71,6 +74,15 @@ def merge_continued_paragraphs(elements: list[Element]) -> list[Element]:
         merged.append(element)
         last_index = len(merged) - 1
     return merged
+
+
+def _is_folio(text: str) -> bool:
+    """A bare page number: up to 4 digits, or a lower-case roman numeral, alone."""
+    text = text.strip()
+    return (text.isdigit() and len(text) <= 4) or bool(_ROMAN.fullmatch(text))
+
+
+_ROMAN = re.compile(r"[ivxl]{1,7}")
 
 
 def _same_type_size(first: Element, second: Element) -> bool:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment, normalize_text
+from parsers.textlayer.text_joins import LINE_END_HYPHENS, join_wrapped_lines
 
 #: Tables without rulings: at least this many rows.
 MIN_UNRULED_ROWS = 3
@@ -337,8 +338,11 @@ def rows_with_wrapped_labels_joined(
     """A row label wrapped over two lines stays one row: a line holding only a label, set
     closer to the next line than rows are to each other (line pitch under 0.85 x the
     median pitch) and not further left, is joined to the next line's label ("Net income
-    attributable to" / "noncontrolling interests  (72)  (57)"). Returns the rows and the
-    x0 of each row's label (points; None for a row without one)."""
+    attributable to" / "noncontrolling interests  (72)  (57)"). A label ending in a line-end
+    hyphen after a letter is joined whatever the pitch: a word is never broken across two rows
+    ("Q4 2017 Adjusted Non-" / "GAAP Measure  $7,990 ...", evenly pitched rows). The labels are
+    joined as wrapped lines are (`join_wrapped_lines`: "Non-" + "GAAP" -> "Non-GAAP"). Returns
+    the rows and the x0 of each row's label (points; None for a row without one)."""
     if len(grid) < 3:
         return grid, stubs
     pitches = [b - a for a, b in zip(tops, tops[1:])]
@@ -348,14 +352,20 @@ def rows_with_wrapped_labels_joined(
     for k in range(1, len(grid)):
         label_only = bool(rows[-1][0]) and not any(rows[-1][1:])
         tight = pitches[k - 1] < 0.85 * usual and (stubs[k] or 0) >= (xs[-1] or 0) - 1
-        if label_only and grid[k][0] and tight and not pending:
-            rows[-1] = [f"{rows[-1][0]} {grid[k][0]}", *grid[k][1:]]
+        if label_only and grid[k][0] and (tight and not pending or _ends_broken_word(rows[-1][0])):
+            rows[-1] = [join_wrapped_lines([rows[-1][0], grid[k][0]]), *grid[k][1:]]
             pending = not any(grid[k][1:])
             continue
         pending = False
         rows.append(list(grid[k]))
         xs.append(stubs[k])
     return rows, xs
+
+
+def _ends_broken_word(label: str) -> bool:
+    """The label ends in a line-end hyphen after a letter ("Adjusted Non-"): its word goes on
+    in the next line."""
+    return label.endswith(LINE_END_HYPHENS) and len(label) > 1 and label[-2].isalpha()
 
 
 def stub_header_count(rows: list[list[str]]) -> int:
