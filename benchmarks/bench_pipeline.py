@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from startup import run_measured  # noqa: E402 - a sibling script, not a package
+from startup import ingest, run_measured  # noqa: E402 - a sibling script, not a package
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_PDF = ROOT / "fixtures" / "two_column.pdf"
@@ -66,13 +66,6 @@ def cpu_of(command: list[str], code: Path | None = None) -> tuple[float, float]:
     `code`: the tree on PYTHONPATH (`ingest` makes the command use it)."""
     wall, cpu = run_measured(command, dict(os.environ, PYTHONPATH=str(code)) if code else None)
     return cpu, wall
-
-
-def ingest(*arguments: str) -> list[str]:
-    """`ingest` run from the code on PYTHONPATH (`--code`). `-P`: `python -c` would otherwise put
-    the working directory (this tree, `startup.run_measured`'s cwd) first on sys.path, and every
-    `--code` would run this tree (as it did before 2026-12-01)."""
-    return [sys.executable, "-P", "-c", "from ingest.cli import app; app()", *arguments]
 
 
 def small_copies(folder: Path, count: int) -> Path:

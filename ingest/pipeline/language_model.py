@@ -6,9 +6,9 @@ feature table 27 MB) and peaks 25 MB higher while the LZMA file is unpacked. The
 forkserver loads it and every worker forked from it counts those pages in its resident set, so
 it was a third of each worker's 250 MB on DA-619p (docs/benchmarks.md, "Memory per process").
 
-How: the first load unpacks the model once into `model_cache_dir()` (a file named after the
-SHA-256 of py3langid's model file, written to a temporary name and renamed, so readers never
-see half a file; about 95 MB on disk) and every load maps that file read-only. The arrays are
+How: the first load unpacks the model once into `ingest.contracts.cache.cache_dir()` (a file
+named after the SHA-256 of py3langid's model file, written to a temporary name and renamed, so
+readers never see half a file; about 95 MB on disk) and every load maps that file read-only. The arrays are
 `memoryview`s and numpy views over the map: a page of the file is resident only once a text
 walks it, it is shared by every process through the page cache, and a forked worker counts
 only the pages it touches itself. The restricted feature table for `enrich.languages` (24
@@ -26,8 +26,9 @@ import hashlib
 import json
 import mmap
 import os
-import tempfile
 from pathlib import Path
+
+from ingest.contracts.cache import cache_dir, written_atomically
 
 #: Bumped when the file layout below changes (the file name carries it).
 FORMAT = 2
@@ -38,14 +39,6 @@ _ALIGN = 4096  # every array starts on a page boundary
 #: Linux 6.18 ext4 after one big write: 16 touched bytes 4 MiB apart made 26 MB resident, 1 MB
 #: after page-sized writes). The map is read with MADV_RANDOM (no read-ahead into large folios).
 _PAGE = 4096
-
-
-def model_cache_dir() -> Path:
-    """`$INGEST_CACHE_DIR`, else `$XDG_CACHE_HOME/ingest`, else `~/.cache/ingest`."""
-    if os.environ.get("INGEST_CACHE_DIR"):
-        return Path(os.environ["INGEST_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "ingest"
 
 
 def load_identifier(languages: tuple[str, ...]):
@@ -109,7 +102,7 @@ def _mapped(source: Path) -> dict:
 
     stat = source.stat()  # the installed model: its path, size and time stand for its content
     digest = hashlib.sha256(f"{source}|{stat.st_size}|{stat.st_mtime_ns}|{__version__}".encode()).hexdigest()[:20]
-    path = model_cache_dir() / f"py3langid-{digest}-v{FORMAT}.bin"
+    path = cache_dir() / f"py3langid-{digest}-v{FORMAT}.bin"
     try:
         return _read(path)
     except (OSError, ValueError):
@@ -162,21 +155,14 @@ def _write(source: Path, path: Path) -> None:
         offset += -(-array.nbytes // _ALIGN) * _ALIGN
     head = json.dumps(header).encode()
     start = -(-(len(_MAGIC) + 8 + len(head)) // _ALIGN) * _ALIGN
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(_MAGIC + len(head).to_bytes(8, "little") + head)
-            for name, array in arrays.items():
-                out.seek(start + header["arrays"][name]["offset"])
-                data = memoryview(array).cast("B")
-                for at in range(0, len(data), _PAGE):  # page by page: see _PAGE
-                    out.write(data[at : at + _PAGE])
-            out.truncate(start + offset)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with written_atomically(path) as out:
+        out.write(_MAGIC + len(head).to_bytes(8, "little") + head)
+        for name, array in arrays.items():
+            out.seek(start + header["arrays"][name]["offset"])
+            data = memoryview(array).cast("B")
+            for at in range(0, len(data), _PAGE):  # page by page: see _PAGE
+                out.write(data[at : at + _PAGE])
+        out.truncate(start + offset)
 
 
 def _dtype(array) -> str:
