@@ -49,7 +49,7 @@ from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, TextLayerVerdict, pages_ne
 from parsers.pages import PagesRead, read_page_range
 from parsers.pdf_info import document_to_info, document_to_outline, open_pdfium, sensible_info_title
 from parsers.settings import ParseSettings
-from parsers.structure.compounds import elements_with_spellings, texts_to_spellings
+from parsers.structure.compounds import elements_with_spellings, printed_words, words_to_spellings
 from parsers.structure.elements import blocks_to_elements
 from parsers.structure.furniture import (
     layout_to_furniture_candidates,
@@ -159,9 +159,9 @@ def parse_pdf(
     keys = pages_to_furniture_keys(
         [layout_to_furniture_candidates(l, em) for l in readable], settings.furniture_min_pages
     )
-    page_blocks, furniture, cover, printed = [], {}, [], []
+    page_blocks, furniture, cover, printed = [], {}, [], set()
     for layout in readable:
-        printed.extend(segment.text for segment in layout.segments)
+        printed |= printed_words(segment.text for segment in layout.segments)
         found, body = split_furniture(layout, keys, em)
         furniture[layout.page_no] = found
         if layout.page_no in ocr_wanted:
@@ -193,7 +193,7 @@ def parse_pdf(
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
     elements = merge_continued_tables(elements)
     elements = merge_continued_paragraphs(elements)
-    elements = elements_with_spellings(elements, texts_to_spellings(printed), set(ocr_wanted))
+    elements = elements_with_spellings(elements, words_to_spellings(printed), set(ocr_wanted))
     return Document(
         source_path=str(path),
         content_sha256=sha256 or file_sha256(path),

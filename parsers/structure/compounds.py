@@ -8,8 +8,9 @@ hyphen; when it prints only "cybersecurity", a joined "cyber-security" was hyphe
 
 Two pure functions, one per step of `parse_pdf`:
 
-- `texts_to_spellings`: the words printed inside the text layer's lines (segment texts), read
-  before those are let go. A token ending in a hyphen is a broken word, not a spelling.
+- `texts_to_spellings` (`printed_words` page by page, then `words_to_spellings`): the words
+  printed inside the text layer's lines (segment texts), read before those are let go. A
+  token ending in a hyphen is a broken word, not a spelling.
 - `elements_with_spellings`: every element's text and table cells with each word whose other
   spelling (with or without the hyphen) is the only one the document prints, in that spelling.
   A word printed whole anywhere is never changed, so only words made by a join can change.
@@ -40,7 +41,19 @@ class Spellings:
 
 def texts_to_spellings(texts: Iterable[str]) -> Spellings:
     """The words of `texts` (each printed on one line) split into whole and hyphenated."""
-    words = set(_WORD.findall("\n".join(texts).casefold()))  # one C-level pass: a document has ~10^5 words
+    return words_to_spellings(printed_words(texts))
+
+
+def printed_words(texts: Iterable[str]) -> set[str]:
+    """The case-folded words of `texts` (each printed on one line), for `words_to_spellings`.
+    `parse_pdf` collects them page by page: a document's distinct words are a few thousand
+    strings, its segment texts hundreds of thousands (holding DA-619p's until the end of the
+    parse cost a worker 19 MB)."""
+    return set(_WORD.findall("\n".join(texts).casefold()))  # one C-level pass per call
+
+
+def words_to_spellings(words: set[str]) -> Spellings:
+    """`printed_words` split into whole and hyphenated."""
     hyphenated = frozenset(w for w in words if "-" in w)
     return Spellings(frozenset(words - hyphenated), hyphenated)
 
@@ -76,10 +89,13 @@ def elements_with_spellings(elements: list[Element], spellings: Spellings, ocr_p
     (`respelled`); elements without such a word, and those of `ocr_pages` (their words are
     not in `spellings`: every one would look joined), are returned as they are.
 
-    Speed: the words of all texts are found in one pass over their concatenation and each
-    distinct word is decided once; only a text holding a changed word is rewritten."""
-    texts = [_texts(e) for e in elements if e.page not in ocr_pages]
-    found = set(_WORD.findall("\n".join(t for group in texts for t in group)))
+    Speed and memory: the distinct words are gathered text by text (a set, not a list of the
+    document's every word) and each is decided once; only a text holding a changed word is rewritten."""
+    found: set[str] = set()
+    for element in elements:
+        if element.page not in ocr_pages:
+            for text in _texts(element):
+                found.update(_WORD.findall(text))  # per text: a list of every word of the document at once cost 19 MB
     changes = {w: r for w in found if (r := respelled(w, spellings)) != w}
     if not changes:
         return elements
