@@ -45,6 +45,10 @@ def test_rows_are_streamed_so_the_first_rows_of_an_endless_query_arrive(db):
 
 
 def test_ctrl_c_stops_a_running_query(db):
+    # Python's own Ctrl-C handler, as in a terminal: a process started in the background by a
+    # non-interactive shell (`cmd &`, as CI scripts do) inherits SIGINT ignored, and Ctrl-C never
+    # reaches it at all
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -53,6 +57,7 @@ def test_ctrl_c_stops_a_running_query(db):
             api.query(db, ENDLESS.format("count(*)"), timeout=None)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
 
 
 def test_blobs_print_as_base64_with_their_size_in_every_format(db):
