@@ -26,7 +26,7 @@ from parsers.structure.captions import caption_of
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.blocks import Block, Line, segments_to_line
 from parsers.textlayer.chars import Segment
-from parsers.textlayer.text_joins import LINE_END_HYPHENS
+from parsers.textlayer.text_joins import ends_in_broken_word
 
 #: A run-in lead has at most this many words ("5.1 Hyper Parameter Optimization" has 4).
 RUN_IN_MAX_WORDS = 8
@@ -186,8 +186,7 @@ def continues_heading(upper: Block, lower: Block) -> bool:
 def _breaks_word(upper: str, lower: str) -> bool:
     """`upper` ends in a line-end hyphen after a letter and `lower` goes on in lower case: one
     word broken across the two lines."""
-    upper, lower = upper.rstrip(), lower.lstrip()
-    return upper.endswith(LINE_END_HYPHENS) and upper[-2:-1].isalpha() and lower[:1].islower()
+    return ends_in_broken_word(upper.rstrip()) and lower.lstrip()[:1].islower()
 
 
 def _starts_something_else(upper: Block, lower: Block) -> bool:

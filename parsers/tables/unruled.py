@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment, normalize_text
-from parsers.textlayer.text_joins import LINE_END_HYPHENS, join_wrapped_lines
+from parsers.textlayer.text_joins import ends_in_broken_word, join_wrapped_lines
 
 #: Tables without rulings: at least this many rows.
 MIN_UNRULED_ROWS = 3
@@ -352,7 +352,7 @@ def rows_with_wrapped_labels_joined(
     for k in range(1, len(grid)):
         label_only = bool(rows[-1][0]) and not any(rows[-1][1:])
         tight = pitches[k - 1] < 0.85 * usual and (stubs[k] or 0) >= (xs[-1] or 0) - 1
-        if label_only and grid[k][0] and (tight and not pending or _ends_broken_word(rows[-1][0])):
+        if label_only and grid[k][0] and (tight and not pending or ends_in_broken_word(rows[-1][0])):
             rows[-1] = [join_wrapped_lines([rows[-1][0], grid[k][0]]), *grid[k][1:]]
             pending = not any(grid[k][1:])
             continue
@@ -360,12 +360,6 @@ def rows_with_wrapped_labels_joined(
         rows.append(list(grid[k]))
         xs.append(stubs[k])
     return rows, xs
-
-
-def _ends_broken_word(label: str) -> bool:
-    """The label ends in a line-end hyphen after a letter ("Adjusted Non-"): its word goes on
-    in the next line."""
-    return label.endswith(LINE_END_HYPHENS) and len(label) > 1 and label[-2].isalpha()
 
 
 def stub_header_count(rows: list[list[str]]) -> int:

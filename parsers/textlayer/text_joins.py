@@ -17,6 +17,14 @@ from parsers.textlayer.lexicon import is_english_word as _is_word
 #: A line ending in one of these may end with a word broken across lines: the hyphen
 #: "-" and the soft hyphen U+00AD (a hyphenation point the producer marked as such).
 LINE_END_HYPHENS = ("-", "\u00ad")
+
+
+def ends_in_broken_word(text: str) -> bool:
+    """`text` ends in a line-end hyphen after a letter ("Stock Mar-", "Adjusted Non-"): a word
+    that may go on in the next line (whether the hyphen stays is `join_wrapped_lines`'s call)."""
+    return text.endswith(LINE_END_HYPHENS) and len(text) > 1 and text[-2].isalpha()
+
+
 #: Prefixes that English writes with a hyphen before a word ("non-normal", "pre-tax"): a
 #: line-end hyphen after one of them is the compound's own, unless the joined spelling is
 #: a word ("re-" + "quired" -> "required").
