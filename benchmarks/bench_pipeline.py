@@ -16,8 +16,9 @@ versions interleaved run by run. Measured:
 - `--marginal`: ms of CPU per page on DA-619p: (CPU of the whole file - CPU of its first page
   alone) / (pages - 1), for `ingest run --workers 0`, for the pdfium anchor (pypdfium2: every
   character with its box) and for pdfplumber (`extract_words()` + `find_tables()`);
-- `--speedup`: wall seconds of `ingest run` on ../shared/corpus's 17 PDFs with 1 and 2 workers
-  (only meaningful on an idle machine);
+- `--speedup`: wall seconds of `ingest run` on ../shared/corpus's 17 PDFs with 1 and 2 workers,
+  back to back, `--repeat` rounds; the median of each round's ratio (only meaningful on an idle
+  machine);
 - `--rss`: peak resident MB of every process of `ingest run` on DA-619p (2 workers), sampled
   from /proc every 0.1 s (VmHWM).
 """
@@ -132,17 +133,38 @@ def bench_marginal(codes: list[Path], repeat: int, tmp: Path) -> None:
         print(f"| {name} | {median(values):.1f} |")
 
 
-def bench_speedup(codes: list[Path], tmp: Path) -> None:
-    """The corpus's 17 PDFs (713 pages; not `broken/`, whose failures make `ingest run` exit 1)."""
+def bench_speedup(codes: list[Path], repeat: int, tmp: Path) -> None:
+    """The corpus's 17 PDFs (713 pages; not `broken/`, whose failures make `ingest run` exit 1).
+
+    Each round runs every version with 1 worker and then 2, back to back, versions interleaved;
+    the speed-up is the median over rounds of each round's own ratio. On this shared machine one
+    command's CPU has varied by 40% between minutes (18.5 vs 26.3 s for the same code), so a
+    ratio of two runs minutes apart says little; two runs side by side say more."""
     pdfs = [str(pdf) for pdf in sorted(CORPUS.glob("*.pdf"))]
-    print("\n| code | corpus, 1 worker: wall s / CPU s | 2 workers: wall s / CPU s | speed-up (wall) |")
-    print("|---|--:|--:|--:|")
-    for code in codes:
-        one, two = (
-            cpu_of(ingest("run", *pdfs, "--db", str(tmp / f"w{n}-{codes.index(code)}.db"), "--workers", n), code)
-            for n in ("1", "2")
+    runs: dict[Path, list[tuple[tuple[float, float], tuple[float, float]]]] = {code: [] for code in codes}
+    for round_ in range(repeat):
+        for code in codes:
+            one, two = (
+                cpu_of(
+                    ingest("run", *pdfs, "--db", str(tmp / f"w{n}-{codes.index(code)}-{round_}.db"), "--workers", n),
+                    code,
+                )
+                for n in ("1", "2")
+            )
+            runs[code].append((one, two))
+    print(
+        "\n| code | corpus, 1 worker: wall s / CPU s | 2 workers: wall s / CPU s "
+        f"| speed-up (wall), median of {repeat} | each round |"
+    )
+    print("|---|--:|--:|--:|---|")
+    for code, pairs in runs.items():
+        ratios = [one[1] / two[1] for one, two in pairs]
+        one = [median([pair[0][i] for pair in pairs]) for i in (1, 0)]
+        two = [median([pair[1][i] for pair in pairs]) for i in (1, 0)]
+        print(
+            f"| {code} | {one[0]:.1f} / {one[1]:.1f} | {two[0]:.1f} / {two[1]:.1f} | {median(ratios):.2f}x "
+            f"| {', '.join(f'{ratio:.2f}' for ratio in ratios)} |"
         )
-        print(f"| {code} | {one[1]:.1f} / {one[0]:.1f} | {two[1]:.1f} / {two[0]:.1f} | {one[1] / two[1]:.2f}x |")
 
 
 def _tree(pid: int) -> list[tuple[int, int]]:
@@ -215,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.marginal:
             bench_marginal(codes, args.repeat, tmp)
         if args.speedup:
-            bench_speedup(codes, tmp)
+            bench_speedup(codes, args.repeat, tmp)
         if args.rss:
             bench_rss(codes, tmp)
     print(f"\nload average after: {os.getloadavg()}")
