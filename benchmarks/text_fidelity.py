@@ -59,6 +59,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 import unicodedata
@@ -618,6 +619,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the per-file results (with examples) to this file")
     parser.add_argument("--examples", type=int, default=0, help="print this many examples per category and file")
     args = parser.parse_args(argv)
+    if not shutil.which("pdftotext"):
+        print(
+            "text_fidelity: pdftotext not found (Debian poppler-utils, installed by ./install.sh --dev): "
+            "no second reader, so pypdfium2's own word-boundary faults count as lost or glued words",
+            file=sys.stderr,
+        )
     rows = []
     defaults = [str(p) for pattern in DEFAULT_GLOBS for p in sorted(SHARED.glob(pattern))]
     for path in args.paths or defaults:
