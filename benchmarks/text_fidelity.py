@@ -505,7 +505,6 @@ def text_with_superscripts_apart(textpage, box: tuple[float, float, float, float
 
 def read_pdftotext(path: str, count: int) -> list[list[str]] | None:
     """Per page, pdftotext's words (poppler, raw order), or None when it is not installed."""
-    import shutil
     import subprocess
 
     if not shutil.which("pdftotext"):
