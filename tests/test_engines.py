@@ -156,9 +156,10 @@ _VOLATILE = [
 
 
 #: eval's CPU cost (the table's `chunk s/page`/`embed s/page` cells, three decimals; the JSON and
-#: eval_runs `*_cpu_seconds`): measured, so never equal between two runs.
+#: eval_runs `*_cpu_seconds`, whose quotes are escaped where a JSON column is printed as JSON):
+#: measured, so never equal between two runs.
 _CPU_COST = [
-    (re.compile(r'("(?:chunk|embed)_cpu_seconds": ?)[\d.e-]+'), r"\1<cpu>"),
+    (re.compile(r'(\\?"(?:chunk|embed)_cpu_seconds\\?": ?)[\d.e-]+'), r"\1<cpu>"),
     (re.compile(r"\b\d+\.\d{3}\b"), "<cpu>"),
 ]
 
@@ -200,7 +201,10 @@ def session_outputs(db: str, folder: Path, golden: Path) -> list[str]:
         ["runs", "--db", db],
         ["eval", str(golden), "--db", db],
         ["eval", str(golden), "--db", db, "--strategies", "structure", "--k", "1,4", "--format", "json"],
-        ["query", "select id, golden_path, strategy, params, results from eval_runs order by id", "--db", db],
+        # As JSON: a table wraps the long `results` cell wherever the line fills, which can put a
+        # CPU figure at the start of a line, away from its key.
+        ["query", "select id, golden_path, strategy, params, results from eval_runs order by id", "--db", db,
+         "--format", "json"],
     ]
     outputs = []
     for command in commands:
