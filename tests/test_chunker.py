@@ -272,6 +272,20 @@ def test_table_max_tokens_cuts_a_table_that_fits_the_child_limit_into_row_groups
     check(document, chunk_document(document, config, CL100K), ChunkSettings(**config))
 
 
+def test_a_caption_piece_that_fits_its_parent_is_cut_again_to_the_table_limit_of_a_child():
+    # Found by the soak test: the parent's first piece (caption + a wide header, no row) fitted the
+    # parent limit and went unchanged into a child, over table_max_tokens and not flagged.
+    rows = [["cotton", "cotton", "cotton", "cotton cotton", "cotton cotton cotton"], ["cotton"] * 4 + ["spray"]]
+    document = doc(title("cotton"), table(rows, caption="Table 9: Doses per pest"), title=None)
+    config = ChunkSettings(
+        child_max_tokens=40, overlap_tokens=0, parent_max_tokens=40, table_max_tokens=30, embedding_limit=16
+    )
+    chunks = chunk_document(document, config, WhitespaceCounter())
+    assert chunk_violations(document, chunks, config, WhitespaceCounter()) == []
+    caption_piece = next(c for c in children(chunks) if c.metadata.get("table_rows") == [])
+    assert caption_piece.body == "Table 9: Doses per pest" and caption_piece.token_count <= 30
+
+
 def test_table_max_tokens_never_raises_the_child_limit():
     assert ChunkSettings(child_max_tokens=200, table_max_tokens=500).table_limit == 200
     assert ChunkSettings(child_max_tokens=200).table_limit == 200

@@ -105,6 +105,8 @@ def table_to_row_pieces(
     """
     rows = tuple(range(len(block.rows))) if rows is None else rows
     whole = TablePiece(rows=rows, columns=columns, cell_part=cell_part, caption=caption)
+    if not rows and caption and block.caption:  # a caption piece re-split at a smaller budget (a child's)
+        return [_caption_piece(block, budget, count, rows)]
     if not rows or count(serialize_piece(block, whole)) <= budget:
         return [whole]
     if len(rows) > 1 and columns is None and cell_part is None:
