@@ -203,7 +203,14 @@ def session_outputs(db: str, folder: Path, golden: Path) -> list[str]:
         ["eval", str(golden), "--db", db, "--strategies", "structure", "--k", "1,4", "--format", "json"],
         # As JSON: a table wraps the long `results` cell wherever the line fills, which can put a
         # CPU figure at the start of a line, away from its key.
-        ["query", "select id, golden_path, strategy, params, results from eval_runs", "-f", "json", "--db", db],
+        [
+            "query",
+            "select id, golden_path, strategy, params, results from eval_runs order by 1",
+            "-f",
+            "json",
+            "--db",
+            db,
+        ],
     ]
     outputs = []
     for command in commands:
