@@ -56,6 +56,7 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -78,8 +79,10 @@ _FUNCTION_WORDS = (
 FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
 _LINE_END_HYPHENS = ("-", "\u00ad", "\u0002", BREAK)
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"), None)
+#: Whitespace before a combining mark; the look-behind starts a match only at the start of a
+#: run of whitespace (without it a page of blanks, the off-page text, costs quadratic time).
 _SPACE_BEFORE_MARK = re.compile(
-    r"\s+(?=[\u0300-\u036f\u064b-\u065f\u0670\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])"
+    r"(?<!\s)\s+(?=[\u0300-\u036f\u064b-\u065f\u0670\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])"
 )
 #: Arabic vowel marks (harakat, tanween, shadda): optional, and set before or after their letter
 #: as the producer ordered them ("بناًء" / "بًناء"); words compare without them.
@@ -98,6 +101,7 @@ def _is_edge_junk(char: str) -> bool:
     return category[0] in "PS" or category == "Co"
 
 
+@functools.cache
 def normalize_word(token: str) -> str:
     """One token as a comparable word (see the module docstring); "" when nothing is left."""
     token = unicodedata.normalize("NFKC", token).translate(_INVISIBLE)
@@ -221,21 +225,28 @@ def is_compound_break(word: str, compounds: set[str]) -> bool:
     return f"{left}-{right}" in compounds or left[-1:].isupper() or left[-1:].isdigit()
 
 
+@functools.cache
 def squeeze(word: str) -> str:
     """A word without any punctuation, symbol or hyphen mark: the key under which glued, split
-    and de-hyphenated spellings are recognised ("of“large" ~ "of" + "large")."""
+    and de-hyphenated spellings are recognised ("of“large" ~ "of" + "large"). A filter per
+    character, so the key of consecutive words is the concatenation of their keys."""
     return "".join(c for c in word if c != BREAK and not _is_edge_junk(c))
 
 
-def _windows(words: list[str], low: int, high: int) -> dict[str, list[tuple[str, ...]]]:
-    """`squeeze` of `low`..`high` consecutive words -> the word tuples that make it."""
+def _windows(words: list[str], low: int, high: int, wanted: set[str]) -> dict[str, list[tuple[str, ...]]]:
+    """`squeeze` of `low`..`high` consecutive words, no word holding `BREAK`, -> the word tuples
+    that make it, in order of their first word and then length; only keys in `wanted` (the
+    keys a caller will look up) are kept, so a page costs one concatenation per window."""
+    keys = [squeeze(w) for w in words]
     found: dict[str, list[tuple[str, ...]]] = {}
     for i in range(len(words)):
-        for k in range(low, high + 1):
-            part = tuple(words[i : i + k])
-            if len(part) < k or any(BREAK in w for w in part):
+        key = ""
+        for j in range(i, min(i + high, len(words))):
+            if BREAK in words[j]:
                 break
-            found.setdefault(squeeze("".join(part)), []).append(part)
+            key += keys[j]
+            if j - i + 1 >= low and key in wanted:
+                found.setdefault(key, []).append(tuple(words[i : j + 1]))
     return found
 
 
@@ -243,18 +254,22 @@ def _windows(words: list[str], low: int, high: int) -> dict[str, list[tuple[str,
 MAX_SPELLED_OUT = 20
 
 
-def _letter_runs(words: list[str]) -> dict[str, list[tuple[str, ...]]]:
-    """`squeeze` of 6..`MAX_SPELLED_OUT` consecutive one-character words -> their tuples: the
-    longer glued tokens of a page that pypdfium2 spaces letter by letter."""
+def _letter_runs(words: list[str], wanted: set[str]) -> dict[str, list[tuple[str, ...]]]:
+    """`squeeze` of 6..`MAX_SPELLED_OUT` consecutive one-character words -> their tuples (keys
+    in `wanted` only): the longer glued tokens of a page that pypdfium2 spaces letter by letter."""
+    keys = [squeeze(w) for w in words]
+    single = [len(w) == 1 and BREAK not in w for w in words]
     found: dict[str, list[tuple[str, ...]]] = {}
-    for i in range(len(words)):
-        for k in range(6, MAX_SPELLED_OUT + 1):
-            part = tuple(words[i : i + k])
-            if len(part) < k or len(part[-1]) != 1 or BREAK in part[-1]:
+    for i in range(len(words) - 5):
+        if not all(single[i : i + 6]):
+            continue
+        key = "".join(keys[i : i + 5])
+        for j in range(i + 5, min(i + MAX_SPELLED_OUT, len(words))):
+            if not single[j]:
                 break
-            if k == 6 and any(len(w) != 1 for w in part):
-                break
-            found.setdefault(squeeze("".join(part)), []).append(part)
+            key += keys[j]
+            if key in wanted:
+                found.setdefault(key, []).append(tuple(words[i : j + 1]))
     return found
 
 
@@ -332,8 +347,9 @@ def compare_page(
         else:
             rest.append(word)
     remaining = Counter(rest)
-    windows = _windows(reference, 2, 5)
-    for key, parts in _letter_runs(reference).items():
+    wanted = {squeeze(token) for token in extras}
+    windows = _windows(reference, 2, 5, wanted)
+    for key, parts in _letter_runs(reference, wanted).items():
         windows.setdefault(key, []).extend(parts)
     for token in extras:
         for parts in windows.get(squeeze(token), ()):
@@ -342,7 +358,7 @@ def compare_page(
                 pool.take(token)
                 remaining.subtract(need)
                 result.glued.append((token, parts))
-    out_windows = _windows(output, 2, 4)
+    out_windows = _windows(output, 2, 4, {squeeze(word) for word in remaining})
     for word in list(remaining.elements()):
         parts = next((p for p in out_windows.get(squeeze(word), ()) if pool.take(*p)), None)
         if parts:
@@ -372,7 +388,7 @@ def _second_opinion(result: PageResult, second: list[str]) -> None:
     "carlson}" "@fas.harvard.edu", or spaces a page letter by letter, "T a b l e o f").
     Their words leave `lost`; a glued function word stays unless its parts are single letters."""
     whole = {squeeze(w) for w in second}
-    runs = _windows(second, 2, 4)
+    runs = _windows(second, 2, 4, {squeeze(word) for word, _ in result.split})
     agreed: list[str] = []
 
     def glued_alike(token: str, parts: tuple[str, ...]) -> bool:
