@@ -5,13 +5,16 @@ Measures issue 12 ("Nothing lost, nothing glued") against pypdfium2's own text o
 
     python benchmarks/text_fidelity.py                          # corpus + every bench folder
     python benchmarks/text_fidelity.py a.pdf --max-pages 40 --json out.json --examples 5
+    python benchmarks/text_fidelity.py --jobs 2                 # two files at once, a process each
 
 Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measure_file` read PDFs):
 
-- Superscripts: a glyph set under 0.85 of its neighbour's size with its baseline raised by
-  0.2 em or more (pdfium's font size and glyph origin) is a token of its own: a space is put
-  where it starts and ends (`is_superscript_boundary`). pypdfium2 runs it into the word
-  ("11The", "Sales1,2", "45th"); the parser sets it apart by the same geometry.
+- The page text (`text_layer_glyphs.py`, its docstring states the rules): pypdfium2's text
+  with a space where a superscript starts or ends (a glyph under 0.85 of its neighbour's size,
+  baseline raised 0.2 em or more: pypdfium2 reads "11The", the parser sets it apart), and,
+  on a page pypdfium2 reads one glyph per line ("T\\r\\na\\r\\nb..." while the glyphs sit side by
+  side on one baseline: CORNING p82), the text rebuilt from glyph positions (baseline, then a
+  gap over 0.05 em between advance boxes is a word break).
 - Words: text NFKC-normalised and split on whitespace; zero-width marks and soft hyphens removed,
   punctuation, symbols and private-use glyphs (Unicode P*, S*, Co) stripped from both ends of a
   token; empty tokens are no words. Each Han or kana character is a word of its own (no spaces in
@@ -65,8 +68,12 @@ import sys
 import tempfile
 import unicodedata
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from text_layer_glyphs import is_superscript_boundary, page_glyphs, page_texts  # noqa: E402, F401 - a sibling script
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -454,71 +461,6 @@ def document_outputs(document, page_count: int) -> tuple[list[list[str]], list[l
     return words, markers, shared
 
 
-#: A superscript by geometry: set under this share of the neighbouring glyph's size ...
-SUPERSCRIPT_SIZE_RATIO = 0.85
-#: ... with its baseline raised by at least this many em (of the larger size) above it.
-SUPERSCRIPT_RISE_EM = 0.2
-
-
-def is_superscript_boundary(size: float, base_size: float, rise: float) -> bool:
-    """A glyph of `size` points whose baseline sits `rise` points above the baseline of a
-    neighbour of `base_size` points on the same line is a raised, smaller marker (footnote
-    "11", ordinal "th", exponent "2"): a token of its own. pypdfium2's text runs it into the
-    word beside it ("11The", "Sales1,2"); the parser sets it apart, as the glyph positions
-    say. Sizes in points, `rise` in points along the glyph's up direction."""
-    return size < SUPERSCRIPT_SIZE_RATIO * base_size and rise >= SUPERSCRIPT_RISE_EM * base_size
-
-
-def text_with_superscripts_apart(textpage, box: tuple[float, float, float, float]) -> tuple[str, str]:
-    """pypdfium2's text of a page (as `get_text_range` reads it) with a space wherever a raised, smaller
-    glyph starts or ends (`is_superscript_boundary`, from each glyph's font size and origin),
-    and the same text with every glyph inside the visible `box` (left, bottom, right, top)
-    blanked: the words drawn only outside it."""
-    import ctypes
-    import math
-
-    import pypdfium2.raw as raw
-
-    handle = textpage.raw
-    count = raw.FPDFText_CountChars(handle)
-    matrix = raw.FS_MATRIX()
-    x, y = ctypes.c_double(), ctypes.c_double()
-    left, bottom, right, top = (ctypes.c_double() for _ in range(4))
-    full: list[bytes] = []
-    outside: list[bytes] = []
-    blank = " ".encode("utf-16-le")
-    last = None  # (size, origin x, origin y) of the previous glyph on the line
-    for index in range(count):
-        code = raw.FPDFText_GetUnicode(handle, index)
-        if code < 32 and code not in (2, 9, 10, 13, 31):
-            continue  # control characters that `get_text_range` leaves out (it keeps U+001F)
-        unit = code.to_bytes(2, "little") if code < 0x10000 else "\ufffd".encode("utf-16-le")
-        char = unit.decode("utf-16-le", "surrogatepass")
-        if char.isspace() or raw.FPDFText_IsGenerated(handle, index) == 1 or not char.isprintable():
-            full.append(unit)
-            outside.append(unit)
-            if char in "\r\n":
-                last = None
-            continue
-        raw.FPDFText_GetMatrix(handle, index, matrix)
-        scale = math.hypot(matrix.c, matrix.d) or 1.0
-        size = raw.FPDFText_GetFontSize(handle, index) * scale
-        raw.FPDFText_GetCharOrigin(handle, index, x, y)
-        up = (matrix.c / scale, matrix.d / scale) if (matrix.c or matrix.d) else (0.0, 1.0)
-        if last is not None:
-            rise = (y.value - last[2]) * up[1] + (x.value - last[1]) * up[0]
-            if is_superscript_boundary(size, last[0], rise) or is_superscript_boundary(last[0], size, -rise):
-                full.append(blank)
-                outside.append(blank)
-        last = (size, x.value, y.value)
-        full.append(unit)
-        raw.FPDFText_GetCharBox(handle, index, left, right, bottom, top)
-        inside = right.value > box[0] and left.value < box[2] and top.value > box[1] and bottom.value < box[3]
-        outside.append(blank if inside else unit)
-    decode = lambda parts: b"".join(parts).decode("utf-16-le", "replace")  # noqa: E731
-    return decode(full), decode(outside)
-
-
 def read_pdftotext(path: str, count: int) -> list[list[str]] | None:
     """Per page, pdftotext's words (poppler, raw order), or None when it is not installed."""
     import subprocess
@@ -531,7 +473,8 @@ def read_pdftotext(path: str, count: int) -> list[list[str]] | None:
 
 
 def read_text_layer(path: str) -> tuple[list[str], list[str]]:
-    """Per page: pypdfium2's whole text (superscripts set apart, `text_with_superscripts_apart`),
+    """Per page: the reference text (`text_layer_glyphs.page_texts`: pypdfium2's text,
+    superscripts set apart, rebuilt from glyph positions on a page it reads one glyph per line),
     and its words drawn only outside the visible box."""
     import pypdfium2 as pdfium
 
@@ -541,7 +484,7 @@ def read_text_layer(path: str) -> tuple[list[str], list[str]]:
         for index in range(len(document)):
             page = document[index]
             textpage = page.get_textpage()
-            text, away = text_with_superscripts_apart(textpage, page.get_bbox())
+            text, away = page_texts(page_glyphs(textpage, page.get_bbox()))
             outside.append(" ".join(reference_words(away)))
             texts.append(text)
             textpage.close()
@@ -610,6 +553,15 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
     return row
 
 
+def _measure_or_error(path: str, max_pages: int, examples: int) -> dict | str:
+    """`measure_file`'s row, or the error that stopped it as one line: one unreadable file must
+    not stop the measurement."""
+    try:
+        return measure_file(path, max_pages, examples)
+    except Exception as error:  # noqa: BLE001
+        return f"{type(error).__name__}: {error}"
+
+
 COLUMNS = ("pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn")
 COLUMNS += ("hyphen", "split", "marker", "offpage", "second")
 
@@ -633,6 +585,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-pages", type=int, default=0, help="only the first N pages of longer files (0 = all)")
     parser.add_argument("--json", help="write the per-file results (with examples) to this file")
     parser.add_argument("--examples", type=int, default=0, help="print this many examples per category and file")
+    parser.add_argument("--jobs", type=int, default=1, help="measure this many files at once, a process each")
     args = parser.parse_args(argv)
     if not shutil.which("pdftotext"):
         print(
@@ -640,16 +593,21 @@ def main(argv: list[str] | None = None) -> int:
             "no second reader, so pypdfium2's own word-boundary faults count as lost or glued words",
             file=sys.stderr,
         )
-    rows = []
     defaults = [str(p) for pattern in DEFAULT_GLOBS for p in sorted(SHARED.glob(pattern))]
-    for path in args.paths or defaults:
-        try:
-            row = measure_file(path, args.max_pages, max(args.examples, 10))
-        except Exception as error:  # noqa: BLE001 - one unreadable file must not stop the measurement
-            print(f"{path}: {type(error).__name__}: {error}", file=sys.stderr)
+    paths = args.paths or defaults
+    jobs = [(path, args.max_pages, max(args.examples, 10)) for path in paths]
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            outcomes = list(pool.map(_measure_or_error, *zip(*jobs)))
+    else:
+        outcomes = [_measure_or_error(*job) for job in jobs]
+    rows = []
+    for path, outcome in zip(paths, outcomes):
+        if isinstance(outcome, str):
+            print(f"{path}: {outcome}", file=sys.stderr)
             continue
-        rows.append(row)
-        shown = {k: v[: args.examples] for k, v in row["examples"].items() if v and args.examples}
+        rows.append(outcome)
+        shown = {k: v[: args.examples] for k, v in outcome["examples"].items() if v and args.examples}
         if shown:
             print(f"{path}: {json.dumps(shown, ensure_ascii=False)}", file=sys.stderr)
     print(format_rows(rows))

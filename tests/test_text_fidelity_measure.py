@@ -18,6 +18,7 @@ def tf():
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
     spec.loader.exec_module(module)
+    module.text_layer_glyphs = sys.modules["text_layer_glyphs"]
     return module
 
 
@@ -142,3 +143,44 @@ def test_arabic_marks_and_script_changes(tf):
 def test_a_long_word_spaced_letter_by_letter_is_one_glued_token(tf):
     result = compare(tf, "l i a b i l i t i e s", "liabilities", second=["liabilities"])
     assert result.lost == [] and result.second == ["liabilities"]
+
+
+def _glyph_per_line_page(tf, words: list[str], *, size: float = 10.0, word_gap: float = 2.0):
+    """Hand-built glyphs as pypdfium2 reads CORNING p82: every glyph followed by a generated
+    line break, the glyphs side by side on one baseline, 6 pt advance, `word_gap` points
+    between words; a second line 14 pt lower starts at the left margin again."""
+    glyph, glyphs = tf.text_layer_glyphs.Glyph, []
+    for line, y in ((words[: len(words) // 2], 700.0), (words[len(words) // 2 :], 686.0)):
+        x = 50.0
+        for word in line:
+            for char in word:
+                glyphs.append(glyph(char, x=x, y=y, left=x, right=x + 6, size=size))
+                glyphs += [glyph("\r", mark=True, generated=True), glyph("\n", mark=True, generated=True)]
+                x += 6
+            x += word_gap
+    return glyphs
+
+
+def test_a_page_read_one_glyph_per_line_is_rebuilt_from_glyph_positions(tf):
+    """CORNING p82 / J&J 10-K p82: pypdfium2 breaks the line after every glyph; the reference
+    reads the glyphs by position (baseline, then a gap over 0.05 em between advance boxes)."""
+    words = ["Table", "of", "Contents", "Other", "liabilities", "11,036"]
+    glyphs = _glyph_per_line_page(tf, words)
+    assert tf.text_layer_glyphs.reads_one_glyph_per_line(glyphs)
+    text, outside = tf.page_texts(glyphs)
+    assert text == "Table of Contents\nOther liabilities 11,036"
+    assert tf.reference_words(outside) == []
+    assert tf.compare_page(tf.reference_words(text), tf.output_words(text.replace("\n", " "))).lost == []
+
+
+def test_a_page_whose_lines_really_are_short_is_read_in_order(tf):
+    """One glyph per line stacked down the page (each a baseline of its own): real lines,
+    pypdfium2's text stands; so does a page where words sit side by side on few lines."""
+    glyph = tf.text_layer_glyphs.Glyph
+    stacked = []
+    for n, char in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXY"):
+        stacked += [glyph(char, x=50, y=700 - 14 * n, left=50, right=56, size=10), glyph("\n", mark=True)]
+    assert not tf.text_layer_glyphs.reads_one_glyph_per_line(stacked)
+    assert tf.page_texts(stacked)[0] == "\n".join("ABCDEFGHIJKLMNOPQRSTUVWXY") + "\n"
+    short = _glyph_per_line_page(tf, ["Table", "of"])  # 7 one-glyph lines: under the 20 the rule needs
+    assert not tf.text_layer_glyphs.reads_one_glyph_per_line(short)
