@@ -10,11 +10,12 @@ Measures issue 12 ("Nothing lost, nothing glued") against pypdfium2's own text o
 Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measure_file` read PDFs):
 
 - The page text (`text_layer_glyphs.py`, its docstring states the rules): pypdfium2's text
-  with a space where a superscript starts or ends (a glyph under 0.85 of its neighbour's size,
-  baseline raised 0.2 em or more: pypdfium2 reads "11The", the parser sets it apart), and,
-  on a page pypdfium2 reads one glyph per line ("T\\r\\na\\r\\nb..." while the glyphs sit side by
-  side on one baseline: CORNING p82), the text rebuilt from glyph positions (baseline, then a
-  gap over 0.05 em between advance boxes is a word break).
+  without its spaces inside fixed-pitch cells ("console.log(") or its line breaks inside a
+  Korean word ("확" / "진자"), with a space where a superscript starts or ends (a glyph under
+  0.85 of its neighbour's size, baseline raised 0.2 em or more: pypdfium2 reads "11The", the
+  parser sets it apart), and, on a page pypdfium2 reads one glyph per line ("T\\r\\na\\r\\nb..."
+  while the glyphs sit side by side on one baseline: CORNING p82), the text rebuilt from glyph
+  positions (baseline, then a gap over 0.05 em between advance boxes is a word break).
 - Words: text NFKC-normalised and split on whitespace; zero-width marks and soft hyphens removed,
   punctuation, symbols and private-use glyphs (Unicode P*, S*, Co) stripped from both ends of a
   token; empty tokens are no words. Each Han or kana character is a word of its own (no spaces in
@@ -25,9 +26,7 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
 - Lines of the text layer: a line whose last token ends in "-", U+00AD, U+0002 or U+FFFE (pdfium's
   marks for a line-end hyphen; pdfium then drops the line break) is joined with the next line's
   first token into one word `left + BREAK + right`, which the output must spell "left-right" or
-  "leftright", except that a compound (`is_compound_break`) must keep its hyphen. Korean: when a
-  page ends some Hangul lines with a drawn space (a break between words), its Hangul lines
-  without one break inside a word and are joined without a space ("확" + "진자").
+  "leftright", except that a compound (`is_compound_break`) must keep its hyphen.
   A line that is one number alone (a folio) does not take a line-end hyphen of a word part
   ending in lower case: the word goes on after it ("year-on-" / "31" / "year"). A word broken
   at the end of a page (pdfium may also pair it with the folio, "e" U+0002 "3") is joined with
@@ -98,8 +97,6 @@ _HARAKAT = re.compile(r"[\u064b-\u065f\u0670]")
 _ARABIC_LATIN = re.compile(r"(?<=[\u0600-\u06ff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u0600-\u06ff])")
 _LINES = re.compile(r"\r\n|\r|\n")
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
-_HANGUL_END, _HANGUL_START = re.compile(r"[\uac00-\ud7a3]$"), re.compile(r"^[\uac00-\ud7a3]")
-_HANGUL_SPACE_END = re.compile(r"[\uac00-\ud7a3][ \t]+$")
 
 
 def _is_edge_junk(char: str) -> bool:
@@ -136,23 +133,9 @@ def output_words(text: str) -> list[str]:
     return [w for w in map(normalize_word, _prepare(text).split()) if w]
 
 
-def _join_korean_lines(lines: list[str]) -> list[str]:
-    """A producer that ends some Korean lines with a drawn space (a break between words) breaks
-    the lines without one inside a word ("확" / "진자"): those are joined without a space."""
-    if not any(_HANGUL_SPACE_END.search(line) for line in lines):
-        return lines
-    joined: list[str] = []
-    for line in lines:
-        if joined and _HANGUL_END.search(joined[-1]) and _HANGUL_START.match(line):
-            joined[-1] += line
-        else:
-            joined.append(line)
-    return joined
-
-
 def reference_words(text: str) -> list[str]:
     """Words of a page's text layer in order, line-end hyphenation joined with `BREAK`."""
-    lines = [line.split() for line in _join_korean_lines(_LINES.split(_prepare(text)))]
+    lines = [line.split() for line in _LINES.split(_prepare(text))]
     lines = [line for line in lines if line]
     tokens: list[str] = []
     carry = ""

@@ -1,6 +1,6 @@
 """The page text `benchmarks/text_fidelity.py` takes as its reference, read glyph by glyph from pypdfium2.
 
-pypdfium2's `get_text_range` is the reference, with two corrections that glyph geometry decides
+pypdfium2's `get_text_range` is the reference, with four corrections that glyph geometry decides
 (pure functions below; only `page_glyphs` reads a PDF):
 
 - Superscripts: a glyph set under 0.85 of its neighbour's size with its baseline raised by
@@ -19,6 +19,19 @@ pypdfium2's `get_text_range` is the reference, with two corrections that glyph g
   to origin plus advance) are more than `WORD_GAP_EM` apart, and nothing otherwise. Lengths in
   em are of the larger of the two font sizes. Only horizontal text is rebuilt this way (glyph
   up direction (0, 1)); any other glyph breaks the line.
+- Fixed pitch: a space pypdfium2 generates between two glyphs of one run of at least
+  `MIN_FIXED_PITCH_RUN` glyphs of the same advance width w (to 0.01 pt), a run that holds a
+  letter or digit and a character narrow in every proportional font (".", "(", "l": a
+  fixed-pitch font; the font descriptors of TeX's CMTT set no FixedPitch flag), is dropped
+  when the gap between their advance boxes is under w/2 and not negative
+  (`is_fixed_pitch_jitter`): a space there is a whole empty cell, and pypdfium2 (pdftotext
+  too) reads column jitter as spaces ("console .log (add (3 , 5) ) ;" in code_and_formula's
+  listing, gaps 0.06-0.15 em; the space after "," is 0.76 em and stays).
+- Korean line ends: on a page that ends some Hangul lines with a drawn space (a break between
+  words), a generated line break between two Hangul glyphs falls inside a word when the next
+  line goes on in the same type (font sizes within 2 %) at most 2 em below; it is dropped
+  (`korean_wrap_breaks`: "확" / "진자" is "확진자"). Into a line of another size (a heading,
+  a header field, a table's next row: "이슈와 논점" 26 pt / "코로나-19" 32 pt) it is a line's end.
 """
 
 from __future__ import annotations
@@ -36,6 +49,12 @@ BACKWARD_EM = 0.5
 #: A gap over this many em between advance boxes is a word break (on CORNING p82 letters of a
 #: word are within 0.005 em, and word gaps are 0.09 em or more).
 WORD_GAP_EM = 0.05
+#: Runs of this many consecutive glyphs of one advance width are set in a fixed-pitch font.
+MIN_FIXED_PITCH_RUN = 6
+#: A Korean line goes on in the next when their font sizes differ by at most this share ...
+SAME_SIZE_SHARE = 0.02
+#: ... and the next baseline is at most this many em below.
+WRAP_LEADING_EM = 2.0
 #: Two glyphs on one baseline are neighbours (a line break between them is pypdfium2's, not the
 #: page's) when the gap between their advance boxes is under this many em.
 NEIGHBOUR_EM = 1.0
@@ -160,19 +179,110 @@ def text_by_position(glyphs: list[Glyph]) -> list[str]:
     return pieces
 
 
+#: Characters narrow in every proportional font: a run that gives them the width of a letter
+#: or digit is set in a fixed-pitch font.
+NARROW = frozenset(".,:;()[]{}!|'`ilj")
+
+
+def fixed_pitch_glyphs(glyphs: list[Glyph]) -> list[bool]:
+    """Per glyph, whether it is in a fixed-pitch run: at least `MIN_FIXED_PITCH_RUN`
+    consecutive glyphs (marks other than a line break skipped) of one advance width (to
+    0.01 pt) holding a letter or digit and a `NARROW` character. Equal widths alone are no
+    evidence: Helvetica gives "a", "e", "o", "u" and the digits one width (0.556 em)."""
+    fixed = [False] * len(glyphs)
+    run: list[int] = []
+
+    def close() -> None:
+        chars = {glyphs[k].char for k in run}
+        if len(run) >= MIN_FIXED_PITCH_RUN and chars & NARROW and any(c.isalnum() and c not in NARROW for c in chars):
+            for k in run:
+                fixed[k] = True
+        run.clear()
+
+    for index, glyph in enumerate(glyphs):
+        if glyph.mark:
+            if glyph.char in "\r\n":
+                close()
+            continue
+        width = glyph.right - glyph.left
+        if run and abs(width - (glyphs[run[-1]].right - glyphs[run[-1]].left)) > 0.01:
+            close()
+        run.append(index)
+    close()
+    return fixed
+
+
+def is_fixed_pitch_jitter(first: Glyph, second: Glyph) -> bool:
+    """A gap between two glyphs of one fixed-pitch run (same advance width w) that is under
+    w/2 and not negative: a space in a fixed-pitch font is a whole empty cell, so the gap is
+    the layout's column jitter (LaTeX listings centre each glyph in its column: 0.06-0.15 em
+    in code_and_formula's "console.log(add(3, 5));", where the space after "," is 0.76 em)."""
+    width = first.right - first.left
+    return abs(width - (second.right - second.left)) <= 0.01 and 0 <= second.left - first.right < width / 2
+
+
+def _is_hangul(glyph: Glyph) -> bool:
+    return not glyph.mark and "\uac00" <= glyph.char <= "\ud7a3"
+
+
+def korean_wrap_breaks(glyphs: list[Glyph]) -> set[int]:
+    """Indices of the marks of pypdfium2's line breaks that fall inside a Korean word: on a
+    page that ends some Hangul lines with a drawn space (a break between words), a generated
+    break between Hangul glyphs with no drawn space, when the next line goes on in the same
+    type (sizes within `SAME_SIZE_SHARE`) at most `WRAP_LEADING_EM` below: "확" / "진자". A
+    break into a line of another size (a heading, a header field, the next table row in
+    smaller type: "이슈와 논점" / "코로나-19") is a line's end."""
+    spaced, wraps = False, []
+    last, index = None, 0
+    while index < len(glyphs):
+        if not glyphs[index].mark:
+            last, index = index, index + 1
+            continue
+        end = index
+        while end < len(glyphs) and glyphs[end].mark:
+            end += 1
+        marks = glyphs[index:end]
+        breaks = [k for k, g in enumerate(marks) if g.char in "\r\n"]
+        if breaks and last is not None and _is_hangul(glyphs[last]):
+            if any(g.char == " " and not g.generated for g in marks[: breaks[0]]):
+                spaced = True
+            elif end < len(glyphs) and _continues_korean_line(glyphs[last], glyphs[end], marks):
+                wraps.extend(range(index, end))
+        index = end
+    return set(wraps) if spaced else set()
+
+
+def _continues_korean_line(first: Glyph, second: Glyph, marks: list[Glyph]) -> bool:
+    em = max(first.size, second.size, 1e-6)
+    return (
+        _is_hangul(second)
+        and all(g.generated for g in marks)
+        and abs(first.size - second.size) <= SAME_SIZE_SHARE * em
+        and 0 < first.y - second.y <= WRAP_LEADING_EM * em
+    )
+
+
 def text_in_order(glyphs: list[Glyph]) -> list[str]:
     """pypdfium2's text as `get_text_range` reads it, with a space where a superscript starts
-    or ends (a glyph pair within one of pypdfium2's lines). One string per glyph."""
+    or ends (a glyph pair within one of pypdfium2's lines), and without a space pypdfium2
+    generates inside a fixed-pitch run (`fixed_pitch_glyphs`) where the gap is
+    `is_fixed_pitch_jitter`, and without a line break inside a Korean
+    word (`korean_wrap_breaks`). One string per glyph."""
+    fixed, wraps = fixed_pitch_glyphs(glyphs), korean_wrap_breaks(glyphs)
     pieces: list[str] = []
-    last: Glyph | None = None
-    for glyph in glyphs:
+    last: int | None = None
+    for index, glyph in enumerate(glyphs):
         if glyph.mark:
-            pieces.append(glyph.char)
+            pieces.append("" if index in wraps else glyph.char)
             if glyph.char in "\r\n":
                 last = None
             continue
-        pieces.append((" " if last and _is_superscript_pair(last, glyph) else "") + glyph.char)
-        last = glyph
+        if last is not None and index == last + 2 and glyphs[last + 1].generated and glyphs[last + 1].char == " ":
+            if fixed[last] and fixed[index] and is_fixed_pitch_jitter(glyphs[last], glyph):
+                pieces[last + 1] = ""
+        superscript = last is not None and _is_superscript_pair(glyphs[last], glyph)
+        pieces.append((" " if superscript else "") + glyph.char)
+        last = index
     return pieces
 
 
@@ -208,7 +318,7 @@ def page_glyphs(textpage, box: tuple[float, float, float, float]) -> list[Glyph]
         code = raw.FPDFText_GetUnicode(handle, index)
         if code < 32 and code not in (2, 9, 10, 13, 31):
             continue
-        char = chr(code) if code < 0xD800 or 0xDFFF < code < 0x10000 else "\ufffd"
+        char = chr(code) if code < 0x10000 else "\ufffd"  # a UTF-16 unit: pairs join in `_joined`
         generated = raw.FPDFText_IsGenerated(handle, index) == 1
         if char.isspace() or generated or not char.isprintable():
             glyphs.append(Glyph(char, mark=True, generated=generated))

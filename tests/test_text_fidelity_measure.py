@@ -77,11 +77,65 @@ def test_space_inserted_inside_a_word_is_split(tf):
     assert [word for word, _ in result.split] == ["COVID\ufffe19"]
 
 
+def _lines_of_glyphs(tf, lines: list[tuple[str, float, float]], *, width: float = 10.0):
+    """Hand-built glyphs of `(text, baseline y, font size)` lines in pypdfium2's order: a " "
+    in a line's text is a drawn space (one glyph width), a line ends in a generated line break."""
+    glyph, glyphs = tf.text_layer_glyphs.Glyph, []
+    for text, y, size in lines:
+        x = 50.0
+        for char in text:
+            if char == " ":
+                glyphs.append(glyph(" ", mark=True))
+            else:
+                glyphs.append(glyph(char, x=x, y=y, left=x, right=x + width, size=size))
+            x += width
+        glyphs += [glyph("\r", mark=True, generated=True), glyph("\n", mark=True, generated=True)]
+    return glyphs
+
+
 def test_korean_line_break_inside_a_word(tf):
-    layer = "국내 확\r\n진자는 9,661명, 발생 \r\n즉시"
-    assert tf.reference_words(layer) == ["국내", "확진자는", "9,661명", "발생", "즉시"]
-    result = compare(tf, layer, "국내 확 진자는 9,661명, 발생 즉시")
+    """A page that ends a Hangul line with a drawn space ("발생 ") breaks the others inside a
+    word: "확" / "진자는" is one word, as long as the next line is in the same type."""
+    glyphs = _lines_of_glyphs(tf, [("국내 확", 700, 10), ("진자는 9,661명, 발생 ", 686, 10), ("즉시", 672, 10)])
+    words = tf.reference_words(tf.page_texts(glyphs)[0])
+    assert words == ["국내", "확진자는", "9,661명", "발생", "즉시"]
+    result = tf.compare_page(words, tf.output_words("국내 확 진자는 9,661명, 발생 즉시"))
     assert result.split == [("확진자는", ("확", "진자는"))]
+
+
+def test_a_korean_line_into_other_type_is_a_lines_end(tf):
+    """normal_4pages p1: the heading "이슈와 논점" (26 pt) and the title "코로나-19" (32 pt) below
+    it are two lines, not "논점코로나-19"; so are a 10 pt header field and a 9 pt one."""
+    glyphs = _lines_of_glyphs(tf, [("발생 ", 760, 10), ("이슈와 논점", 717, 26), ("코로나-19", 639, 32),
+                                   ("6. 2일", 600, 10), ("발행처", 584, 9)])  # fmt: skip
+    assert tf.reference_words(tf.page_texts(glyphs)[0]) == ["발생", "이슈와", "논점", "코로나-19", "6", "2일", "발행처"]
+
+
+def test_spaces_pdfium_puts_between_fixed_pitch_cells_are_no_word_breaks(tf):
+    """code_and_formula's listing: CMTT glyphs 4.71 pt wide on a 5.3-6.0 pt pitch; pypdfium2
+    puts spaces where the gap is 1.1-1.3 pt ("console .log ("); a space is a whole empty cell
+    (6.8 pt after ","). Helvetica's equal widths ("a e o u", digits: 0.556 em) are no fixed
+    pitch: the run needs a narrow character ("." "(" "l") as wide as a letter."""
+    glyph = tf.text_layer_glyphs.Glyph
+    gaps = {".": 1.3, "(": 1.2, ",": 1.1, "5": 6.8}  # gap before the glyph, else 0.8 pt
+    glyphs, x = [], 50.0
+    for char in "console.log(add(3,5":
+        gap = gaps.get(char, 0.8) if glyphs else 0.0
+        if gap > 1.0:
+            glyphs.append(glyph(" ", mark=True, generated=True))
+        x += gap
+        glyphs.append(glyph(char, x=x, y=700, left=x, right=x + 4.71, size=8.97))
+        x += 4.71
+    assert tf.page_texts(glyphs)[0] == "console.log(add(3, 5"
+    helvetica, x = [], 50.0
+    for char in "route 105":
+        if char == " ":
+            helvetica.append(glyph(" ", mark=True, generated=True))
+            x += 2.0  # under half of 5.56: only the missing narrow glyph keeps the space
+            continue
+        helvetica.append(glyph(char, x=x, y=700, left=x, right=x + 5.56, size=10))
+        x += 5.56
+    assert tf.page_texts(helvetica)[0] == "route 105"
 
 
 def test_han_characters_are_words_of_their_own(tf):
