@@ -58,6 +58,7 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
 from __future__ import annotations
 
 import argparse
+import builtins
 import functools
 import json
 import os
@@ -68,6 +69,7 @@ import tempfile
 import unicodedata
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -579,20 +581,17 @@ def main(argv: list[str] | None = None) -> int:
     defaults = [str(p) for pattern in DEFAULT_GLOBS for p in sorted(SHARED.glob(pattern))]
     paths = args.paths or defaults
     jobs = [(path, args.max_pages, max(args.examples, 10)) for path in paths]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            outcomes = list(pool.map(_measure_or_error, *zip(*jobs)))
-    else:
-        outcomes = [_measure_or_error(*job) for job in jobs]
-    rows = []
-    for path, outcome in zip(paths, outcomes):
-        if isinstance(outcome, str):
-            print(f"{path}: {outcome}", file=sys.stderr)
-            continue
-        rows.append(outcome)
-        shown = {k: v[: args.examples] for k, v in outcome["examples"].items() if v and args.examples}
-        if shown:
-            print(f"{path}: {json.dumps(shown, ensure_ascii=False)}", file=sys.stderr)
+    with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
+        outcomes = (pool or builtins).map(_measure_or_error, *zip(*jobs))  # rows in input order, as they come
+        rows = []
+        for path, outcome in zip(paths, outcomes):
+            if isinstance(outcome, str):
+                print(f"{path}: {outcome}", file=sys.stderr)
+                continue
+            rows.append(outcome)
+            shown = {k: v[: args.examples] for k, v in outcome["examples"].items() if v and args.examples}
+            if shown:
+                print(f"{path}: {json.dumps(shown, ensure_ascii=False)}", file=sys.stderr, flush=True)
     print(format_rows(rows))
     if args.json:
         report = {"max_pages": args.max_pages, "files": rows}
