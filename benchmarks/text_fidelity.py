@@ -27,6 +27,7 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   marks for a line-end hyphen; pdfium then drops the line break) is joined with the next line's
   first token into one word `left + BREAK + right`, which the output must spell "left-right" or
   "leftright", except that a compound (`is_compound_break`) must keep its hyphen.
+  A token framed by hyphens ("-1-", the folio atop CORNING's exhibit pages) is no broken word.
   A line that is one number alone (a folio) does not take a line-end hyphen of a word part
   ending in lower case: the word goes on after it ("year-on-" / "31" / "year"). A word broken
   at the end of a page (pdfium may also pair it with the folio, "e" U+0002 "3") is joined with
@@ -147,7 +148,7 @@ def reference_words(text: str) -> list[str]:
             line[0] = carry + BREAK + line[0]
             carry = ""
         last = line[-1]
-        if last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum() and not carry:
+        if last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum() and not carry and last[0] != "-":
             carry = line.pop().rstrip("".join(_LINE_END_HYPHENS))
         tokens.extend(line)
     if tokens and not carry:  # pdfium's own mark may pair the last word with the folio: "e\ufffe3"

@@ -177,6 +177,7 @@ def test_a_word_broken_before_a_page_number_goes_on_after_it(tf):
     assert joined == [["estimates", "that", "31", "year-on\ufffeyear"], ["Table", "of", "Contents", "gains"]]
     assert tf.reference_words("For our e\u00023") == ["For", "our", "3", "e\ufffe"]  # pdfium's own mark
     assert tf.reference_words("fiscal 2013-\n2014") == ["fiscal", "2013\ufffe2014"]  # a range, not a folio
+    assert tf.reference_words("-2-\r\n1.4 Committee") == ["2", "1.4", "Committee"]  # a folio framed by hyphens
 
 
 def test_a_boundary_pdftotext_reads_as_the_output_does_is_no_loss(tf):
