@@ -49,7 +49,7 @@ BACKWARD_EM = 0.5
 #: A gap over this many em between advance boxes is a word break (on CORNING p82 letters of a
 #: word are within 0.005 em, and word gaps are 0.09 em or more).
 WORD_GAP_EM = 0.05
-#: Runs of this many consecutive glyphs of one advance width are set in a fixed-pitch font.
+#: A fixed-pitch run is at least this many consecutive glyphs of one advance width (`fixed_pitch_glyphs`).
 MIN_FIXED_PITCH_RUN = 6
 #: A Korean line goes on in the next when their font sizes differ by at most this share ...
 SAME_SIZE_SHARE = 0.02
