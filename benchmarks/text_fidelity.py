@@ -5,13 +5,17 @@ Measures issue 12 ("Nothing lost, nothing glued") against pypdfium2's own text o
 
     python benchmarks/text_fidelity.py                          # corpus + every bench folder
     python benchmarks/text_fidelity.py a.pdf --max-pages 40 --json out.json --examples 5
+    python benchmarks/text_fidelity.py --jobs 2                 # two files at once, a process each
 
 Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measure_file` read PDFs):
 
-- Superscripts: a glyph set under 0.85 of its neighbour's size with its baseline raised by
-  0.2 em or more (pdfium's font size and glyph origin) is a token of its own: a space is put
-  where it starts and ends (`is_superscript_boundary`). pypdfium2 runs it into the word
-  ("11The", "Sales1,2", "45th"); the parser sets it apart by the same geometry.
+- The page text (`text_layer_glyphs.py`, its docstring states the rules): pypdfium2's text
+  without its spaces inside fixed-pitch cells ("console.log(") or its line breaks inside a
+  Korean word ("확" / "진자"), with a space where a superscript starts or ends (a glyph under
+  0.85 of its neighbour's size, baseline raised 0.2 em or more: pypdfium2 reads "11The", the
+  parser sets it apart), and, on a page pypdfium2 reads one glyph per line ("T\\r\\na\\r\\nb..."
+  while the glyphs sit side by side on one baseline: CORNING p82), the text rebuilt from glyph
+  positions (baseline, then a gap over 0.05 em between advance boxes is a word break).
 - Words: text NFKC-normalised and split on whitespace; zero-width marks and soft hyphens removed,
   punctuation, symbols and private-use glyphs (Unicode P*, S*, Co) stripped from both ends of a
   token; empty tokens are no words. Each Han or kana character is a word of its own (no spaces in
@@ -22,9 +26,8 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
 - Lines of the text layer: a line whose last token ends in "-", U+00AD, U+0002 or U+FFFE (pdfium's
   marks for a line-end hyphen; pdfium then drops the line break) is joined with the next line's
   first token into one word `left + BREAK + right`, which the output must spell "left-right" or
-  "leftright", except that a compound (`is_compound_break`) must keep its hyphen. Korean: when a
-  page ends some Hangul lines with a drawn space (a break between words), its Hangul lines
-  without one break inside a word and are joined without a space ("확" + "진자").
+  "leftright", except that a compound (`is_compound_break`) must keep its hyphen.
+  A token framed by hyphens ("-1-", the folio atop CORNING's exhibit pages) is no broken word.
   A line that is one number alone (a folio) does not take a line-end hyphen of a word part
   ending in lower case: the word goes on after it ("year-on-" / "31" / "year"). A word broken
   at the end of a page (pdfium may also pair it with the folio, "e" U+0002 "3") is joined with
@@ -56,6 +59,8 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
 from __future__ import annotations
 
 import argparse
+import builtins
+import functools
 import json
 import os
 import re
@@ -64,8 +69,13 @@ import sys
 import tempfile
 import unicodedata
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from text_layer_glyphs import is_superscript_boundary, page_glyphs, page_texts  # noqa: E402, F401 - a sibling script
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -78,8 +88,10 @@ _FUNCTION_WORDS = (
 FUNCTION_WORDS = frozenset(_FUNCTION_WORDS.split())
 _LINE_END_HYPHENS = ("-", "\u00ad", "\u0002", BREAK)
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\ufeff"), None)
+#: Whitespace before a combining mark; the look-behind starts a match only at the start of a
+#: run of whitespace (without it a page of blanks, the off-page text, costs quadratic time).
 _SPACE_BEFORE_MARK = re.compile(
-    r"\s+(?=[\u0300-\u036f\u064b-\u065f\u0670\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])"
+    r"(?<!\s)\s+(?=[\u0300-\u036f\u064b-\u065f\u0670\u0900-\u0903\u093a-\u094d\u0951-\u0957\u0962\u0963])"
 )
 #: Arabic vowel marks (harakat, tanween, shadda): optional, and set before or after their letter
 #: as the producer ordered them ("بناًء" / "بًناء"); words compare without them.
@@ -88,8 +100,6 @@ _HARAKAT = re.compile(r"[\u064b-\u065f\u0670]")
 _ARABIC_LATIN = re.compile(r"(?<=[\u0600-\u06ff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u0600-\u06ff])")
 _LINES = re.compile(r"\r\n|\r|\n")
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
-_HANGUL_END, _HANGUL_START = re.compile(r"[\uac00-\ud7a3]$"), re.compile(r"^[\uac00-\ud7a3]")
-_HANGUL_SPACE_END = re.compile(r"[\uac00-\ud7a3][ \t]+$")
 
 
 def _is_edge_junk(char: str) -> bool:
@@ -98,6 +108,7 @@ def _is_edge_junk(char: str) -> bool:
     return category[0] in "PS" or category == "Co"
 
 
+@functools.cache
 def normalize_word(token: str) -> str:
     """One token as a comparable word (see the module docstring); "" when nothing is left."""
     token = unicodedata.normalize("NFKC", token).translate(_INVISIBLE)
@@ -125,23 +136,9 @@ def output_words(text: str) -> list[str]:
     return [w for w in map(normalize_word, _prepare(text).split()) if w]
 
 
-def _join_korean_lines(lines: list[str]) -> list[str]:
-    """A producer that ends some Korean lines with a drawn space (a break between words) breaks
-    the lines without one inside a word ("확" / "진자"): those are joined without a space."""
-    if not any(_HANGUL_SPACE_END.search(line) for line in lines):
-        return lines
-    joined: list[str] = []
-    for line in lines:
-        if joined and _HANGUL_END.search(joined[-1]) and _HANGUL_START.match(line):
-            joined[-1] += line
-        else:
-            joined.append(line)
-    return joined
-
-
 def reference_words(text: str) -> list[str]:
     """Words of a page's text layer in order, line-end hyphenation joined with `BREAK`."""
-    lines = [line.split() for line in _join_korean_lines(_LINES.split(_prepare(text)))]
+    lines = [line.split() for line in _LINES.split(_prepare(text))]
     lines = [line for line in lines if line]
     tokens: list[str] = []
     carry = ""
@@ -151,7 +148,7 @@ def reference_words(text: str) -> list[str]:
             line[0] = carry + BREAK + line[0]
             carry = ""
         last = line[-1]
-        if last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum() and not carry:
+        if last.endswith(_LINE_END_HYPHENS) and len(last) > 1 and last[-2].isalnum() and not carry and last[0] != "-":
             carry = line.pop().rstrip("".join(_LINE_END_HYPHENS))
         tokens.extend(line)
     if tokens and not carry:  # pdfium's own mark may pair the last word with the folio: "e\ufffe3"
@@ -221,21 +218,28 @@ def is_compound_break(word: str, compounds: set[str]) -> bool:
     return f"{left}-{right}" in compounds or left[-1:].isupper() or left[-1:].isdigit()
 
 
+@functools.cache
 def squeeze(word: str) -> str:
     """A word without any punctuation, symbol or hyphen mark: the key under which glued, split
-    and de-hyphenated spellings are recognised ("of“large" ~ "of" + "large")."""
+    and de-hyphenated spellings are recognised ("of“large" ~ "of" + "large"). A filter per
+    character, so the key of consecutive words is the concatenation of their keys."""
     return "".join(c for c in word if c != BREAK and not _is_edge_junk(c))
 
 
-def _windows(words: list[str], low: int, high: int) -> dict[str, list[tuple[str, ...]]]:
-    """`squeeze` of `low`..`high` consecutive words -> the word tuples that make it."""
+def _windows(words: list[str], low: int, high: int, wanted: set[str]) -> dict[str, list[tuple[str, ...]]]:
+    """`squeeze` of `low`..`high` consecutive words, no word holding `BREAK`, -> the word tuples
+    that make it, in order of their first word and then length; only keys in `wanted` (the
+    keys a caller will look up) are kept, so a page costs one concatenation per window."""
+    keys = [squeeze(w) for w in words]
     found: dict[str, list[tuple[str, ...]]] = {}
     for i in range(len(words)):
-        for k in range(low, high + 1):
-            part = tuple(words[i : i + k])
-            if len(part) < k or any(BREAK in w for w in part):
+        key = ""
+        for j in range(i, min(i + high, len(words))):
+            if BREAK in words[j]:
                 break
-            found.setdefault(squeeze("".join(part)), []).append(part)
+            key += keys[j]
+            if j - i + 1 >= low and key in wanted:
+                found.setdefault(key, []).append(tuple(words[i : j + 1]))
     return found
 
 
@@ -243,18 +247,22 @@ def _windows(words: list[str], low: int, high: int) -> dict[str, list[tuple[str,
 MAX_SPELLED_OUT = 20
 
 
-def _letter_runs(words: list[str]) -> dict[str, list[tuple[str, ...]]]:
-    """`squeeze` of 6..`MAX_SPELLED_OUT` consecutive one-character words -> their tuples: the
-    longer glued tokens of a page that pypdfium2 spaces letter by letter."""
+def _letter_runs(words: list[str], wanted: set[str]) -> dict[str, list[tuple[str, ...]]]:
+    """`squeeze` of 6..`MAX_SPELLED_OUT` consecutive one-character words -> their tuples (keys
+    in `wanted` only): the longer glued tokens of a page that pypdfium2 spaces letter by letter."""
+    keys = [squeeze(w) for w in words]
+    single = [len(w) == 1 and BREAK not in w for w in words]
     found: dict[str, list[tuple[str, ...]]] = {}
-    for i in range(len(words)):
-        for k in range(6, MAX_SPELLED_OUT + 1):
-            part = tuple(words[i : i + k])
-            if len(part) < k or len(part[-1]) != 1 or BREAK in part[-1]:
+    for i in range(len(words) - 5):
+        if not all(single[i : i + 6]):
+            continue
+        key = "".join(keys[i : i + 5])
+        for j in range(i + 5, min(i + MAX_SPELLED_OUT, len(words))):
+            if not single[j]:
                 break
-            if k == 6 and any(len(w) != 1 for w in part):
-                break
-            found.setdefault(squeeze("".join(part)), []).append(part)
+            key += keys[j]
+            if key in wanted:
+                found.setdefault(key, []).append(tuple(words[i : j + 1]))
     return found
 
 
@@ -332,8 +340,9 @@ def compare_page(
         else:
             rest.append(word)
     remaining = Counter(rest)
-    windows = _windows(reference, 2, 5)
-    for key, parts in _letter_runs(reference).items():
+    wanted = {squeeze(token) for token in extras}
+    windows = _windows(reference, 2, 5, wanted)
+    for key, parts in _letter_runs(reference, wanted).items():
         windows.setdefault(key, []).extend(parts)
     for token in extras:
         for parts in windows.get(squeeze(token), ()):
@@ -342,7 +351,7 @@ def compare_page(
                 pool.take(token)
                 remaining.subtract(need)
                 result.glued.append((token, parts))
-    out_windows = _windows(output, 2, 4)
+    out_windows = _windows(output, 2, 4, {squeeze(word) for word in remaining})
     for word in list(remaining.elements()):
         parts = next((p for p in out_windows.get(squeeze(word), ()) if pool.take(*p)), None)
         if parts:
@@ -372,7 +381,7 @@ def _second_opinion(result: PageResult, second: list[str]) -> None:
     "carlson}" "@fas.harvard.edu", or spaces a page letter by letter, "T a b l e o f").
     Their words leave `lost`; a glued function word stays unless its parts are single letters."""
     whole = {squeeze(w) for w in second}
-    runs = _windows(second, 2, 4)
+    runs = _windows(second, 2, 4, {squeeze(word) for word, _ in result.split})
     agreed: list[str] = []
 
     def glued_alike(token: str, parts: tuple[str, ...]) -> bool:
@@ -438,71 +447,6 @@ def document_outputs(document, page_count: int) -> tuple[list[list[str]], list[l
     return words, markers, shared
 
 
-#: A superscript by geometry: set under this share of the neighbouring glyph's size ...
-SUPERSCRIPT_SIZE_RATIO = 0.85
-#: ... with its baseline raised by at least this many em (of the larger size) above it.
-SUPERSCRIPT_RISE_EM = 0.2
-
-
-def is_superscript_boundary(size: float, base_size: float, rise: float) -> bool:
-    """A glyph of `size` points whose baseline sits `rise` points above the baseline of a
-    neighbour of `base_size` points on the same line is a raised, smaller marker (footnote
-    "11", ordinal "th", exponent "2"): a token of its own. pypdfium2's text runs it into the
-    word beside it ("11The", "Sales1,2"); the parser sets it apart, as the glyph positions
-    say. Sizes in points, `rise` in points along the glyph's up direction."""
-    return size < SUPERSCRIPT_SIZE_RATIO * base_size and rise >= SUPERSCRIPT_RISE_EM * base_size
-
-
-def text_with_superscripts_apart(textpage, box: tuple[float, float, float, float]) -> tuple[str, str]:
-    """pypdfium2's text of a page (as `get_text_range` reads it) with a space wherever a raised, smaller
-    glyph starts or ends (`is_superscript_boundary`, from each glyph's font size and origin),
-    and the same text with every glyph inside the visible `box` (left, bottom, right, top)
-    blanked: the words drawn only outside it."""
-    import ctypes
-    import math
-
-    import pypdfium2.raw as raw
-
-    handle = textpage.raw
-    count = raw.FPDFText_CountChars(handle)
-    matrix = raw.FS_MATRIX()
-    x, y = ctypes.c_double(), ctypes.c_double()
-    left, bottom, right, top = (ctypes.c_double() for _ in range(4))
-    full: list[bytes] = []
-    outside: list[bytes] = []
-    blank = " ".encode("utf-16-le")
-    last = None  # (size, origin x, origin y) of the previous glyph on the line
-    for index in range(count):
-        code = raw.FPDFText_GetUnicode(handle, index)
-        if code < 32 and code not in (2, 9, 10, 13, 31):
-            continue  # control characters that `get_text_range` leaves out (it keeps U+001F)
-        unit = code.to_bytes(2, "little") if code < 0x10000 else "\ufffd".encode("utf-16-le")
-        char = unit.decode("utf-16-le", "surrogatepass")
-        if char.isspace() or raw.FPDFText_IsGenerated(handle, index) == 1 or not char.isprintable():
-            full.append(unit)
-            outside.append(unit)
-            if char in "\r\n":
-                last = None
-            continue
-        raw.FPDFText_GetMatrix(handle, index, matrix)
-        scale = math.hypot(matrix.c, matrix.d) or 1.0
-        size = raw.FPDFText_GetFontSize(handle, index) * scale
-        raw.FPDFText_GetCharOrigin(handle, index, x, y)
-        up = (matrix.c / scale, matrix.d / scale) if (matrix.c or matrix.d) else (0.0, 1.0)
-        if last is not None:
-            rise = (y.value - last[2]) * up[1] + (x.value - last[1]) * up[0]
-            if is_superscript_boundary(size, last[0], rise) or is_superscript_boundary(last[0], size, -rise):
-                full.append(blank)
-                outside.append(blank)
-        last = (size, x.value, y.value)
-        full.append(unit)
-        raw.FPDFText_GetCharBox(handle, index, left, right, bottom, top)
-        inside = right.value > box[0] and left.value < box[2] and top.value > box[1] and bottom.value < box[3]
-        outside.append(blank if inside else unit)
-    decode = lambda parts: b"".join(parts).decode("utf-16-le", "replace")  # noqa: E731
-    return decode(full), decode(outside)
-
-
 def read_pdftotext(path: str, count: int) -> list[list[str]] | None:
     """Per page, pdftotext's words (poppler, raw order), or None when it is not installed."""
     import subprocess
@@ -515,7 +459,8 @@ def read_pdftotext(path: str, count: int) -> list[list[str]] | None:
 
 
 def read_text_layer(path: str) -> tuple[list[str], list[str]]:
-    """Per page: pypdfium2's whole text (superscripts set apart, `text_with_superscripts_apart`),
+    """Per page: the reference text (`text_layer_glyphs.page_texts`: pypdfium2's text,
+    superscripts set apart, rebuilt from glyph positions on a page it reads one glyph per line),
     and its words drawn only outside the visible box."""
     import pypdfium2 as pdfium
 
@@ -525,7 +470,7 @@ def read_text_layer(path: str) -> tuple[list[str], list[str]]:
         for index in range(len(document)):
             page = document[index]
             textpage = page.get_textpage()
-            text, away = text_with_superscripts_apart(textpage, page.get_bbox())
+            text, away = page_texts(page_glyphs(textpage, page.get_bbox()))
             outside.append(" ".join(reference_words(away)))
             texts.append(text)
             textpage.close()
@@ -594,6 +539,15 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
     return row
 
 
+def _measure_or_error(path: str, max_pages: int, examples: int) -> dict | str:
+    """`measure_file`'s row, or the error that stopped it as one line: one unreadable file must
+    not stop the measurement."""
+    try:
+        return measure_file(path, max_pages, examples)
+    except Exception as error:  # noqa: BLE001
+        return f"{type(error).__name__}: {error}"
+
+
 COLUMNS = ("pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn")
 COLUMNS += ("hyphen", "split", "marker", "offpage", "second")
 
@@ -617,6 +571,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-pages", type=int, default=0, help="only the first N pages of longer files (0 = all)")
     parser.add_argument("--json", help="write the per-file results (with examples) to this file")
     parser.add_argument("--examples", type=int, default=0, help="print this many examples per category and file")
+    parser.add_argument("--jobs", type=int, default=1, help="measure this many files at once, a process each")
     args = parser.parse_args(argv)
     if not shutil.which("pdftotext"):
         print(
@@ -624,18 +579,20 @@ def main(argv: list[str] | None = None) -> int:
             "no second reader, so pypdfium2's own word-boundary faults count as lost or glued words",
             file=sys.stderr,
         )
-    rows = []
     defaults = [str(p) for pattern in DEFAULT_GLOBS for p in sorted(SHARED.glob(pattern))]
-    for path in args.paths or defaults:
-        try:
-            row = measure_file(path, args.max_pages, max(args.examples, 10))
-        except Exception as error:  # noqa: BLE001 - one unreadable file must not stop the measurement
-            print(f"{path}: {type(error).__name__}: {error}", file=sys.stderr)
-            continue
-        rows.append(row)
-        shown = {k: v[: args.examples] for k, v in row["examples"].items() if v and args.examples}
-        if shown:
-            print(f"{path}: {json.dumps(shown, ensure_ascii=False)}", file=sys.stderr)
+    paths = args.paths or defaults
+    jobs = [(path, args.max_pages, max(args.examples, 10)) for path in paths]
+    with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
+        outcomes = (pool or builtins).map(_measure_or_error, *zip(*jobs))  # rows in input order, as they come
+        rows = []
+        for path, outcome in zip(paths, outcomes):
+            if isinstance(outcome, str):
+                print(f"{path}: {outcome}", file=sys.stderr)
+                continue
+            rows.append(outcome)
+            shown = {k: v[: args.examples] for k, v in outcome["examples"].items() if v and args.examples}
+            if shown:
+                print(f"{path}: {json.dumps(shown, ensure_ascii=False)}", file=sys.stderr, flush=True)
     print(format_rows(rows))
     if args.json:
         report = {"max_pages": args.max_pages, "files": rows}

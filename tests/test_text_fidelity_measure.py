@@ -18,6 +18,7 @@ def tf():
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
     spec.loader.exec_module(module)
+    module.text_layer_glyphs = sys.modules["text_layer_glyphs"]
     return module
 
 
@@ -76,11 +77,65 @@ def test_space_inserted_inside_a_word_is_split(tf):
     assert [word for word, _ in result.split] == ["COVID\ufffe19"]
 
 
+def _lines_of_glyphs(tf, lines: list[tuple[str, float, float]], *, width: float = 10.0):
+    """Hand-built glyphs of `(text, baseline y, font size)` lines in pypdfium2's order: a " "
+    in a line's text is a drawn space (one glyph width), a line ends in a generated line break."""
+    glyph, glyphs = tf.text_layer_glyphs.Glyph, []
+    for text, y, size in lines:
+        x = 50.0
+        for char in text:
+            if char == " ":
+                glyphs.append(glyph(" ", mark=True))
+            else:
+                glyphs.append(glyph(char, x=x, y=y, left=x, right=x + width, size=size))
+            x += width
+        glyphs += [glyph("\r", mark=True, generated=True), glyph("\n", mark=True, generated=True)]
+    return glyphs
+
+
 def test_korean_line_break_inside_a_word(tf):
-    layer = "국내 확\r\n진자는 9,661명, 발생 \r\n즉시"
-    assert tf.reference_words(layer) == ["국내", "확진자는", "9,661명", "발생", "즉시"]
-    result = compare(tf, layer, "국내 확 진자는 9,661명, 발생 즉시")
+    """A page that ends a Hangul line with a drawn space ("발생 ") breaks the others inside a
+    word: "확" / "진자는" is one word, as long as the next line is in the same type."""
+    glyphs = _lines_of_glyphs(tf, [("국내 확", 700, 10), ("진자는 9,661명, 발생 ", 686, 10), ("즉시", 672, 10)])
+    words = tf.reference_words(tf.page_texts(glyphs)[0])
+    assert words == ["국내", "확진자는", "9,661명", "발생", "즉시"]
+    result = tf.compare_page(words, tf.output_words("국내 확 진자는 9,661명, 발생 즉시"))
     assert result.split == [("확진자는", ("확", "진자는"))]
+
+
+def test_a_korean_line_into_other_type_is_a_lines_end(tf):
+    """normal_4pages p1: the heading "이슈와 논점" (26 pt) and the title "코로나-19" (32 pt) below
+    it are two lines, not "논점코로나-19"; so are a 10 pt header field and a 9 pt one."""
+    glyphs = _lines_of_glyphs(tf, [("발생 ", 760, 10), ("이슈와 논점", 717, 26), ("코로나-19", 639, 32),
+                                   ("6. 2일", 600, 10), ("발행처", 584, 9)])  # fmt: skip
+    assert tf.reference_words(tf.page_texts(glyphs)[0]) == ["발생", "이슈와", "논점", "코로나-19", "6", "2일", "발행처"]
+
+
+def test_spaces_pdfium_puts_between_fixed_pitch_cells_are_no_word_breaks(tf):
+    """code_and_formula's listing: CMTT glyphs 4.71 pt wide on a 5.3-6.0 pt pitch; pypdfium2
+    puts spaces where the gap is 1.1-1.3 pt ("console .log ("); a space is a whole empty cell
+    (6.8 pt after ","). Helvetica's equal widths ("a e o u", digits: 0.556 em) are no fixed
+    pitch: the run needs a narrow character ("." "(" "l") as wide as a letter."""
+    glyph = tf.text_layer_glyphs.Glyph
+    gaps = {".": 1.3, "(": 1.2, ",": 1.1, "5": 6.8}  # gap before the glyph, else 0.8 pt
+    glyphs, x = [], 50.0
+    for char in "console.log(add(3,5":
+        gap = gaps.get(char, 0.8) if glyphs else 0.0
+        if gap > 1.0:
+            glyphs.append(glyph(" ", mark=True, generated=True))
+        x += gap
+        glyphs.append(glyph(char, x=x, y=700, left=x, right=x + 4.71, size=8.97))
+        x += 4.71
+    assert tf.page_texts(glyphs)[0] == "console.log(add(3, 5"
+    helvetica, x = [], 50.0
+    for char in "route 105":
+        if char == " ":
+            helvetica.append(glyph(" ", mark=True, generated=True))
+            x += 2.0  # under half of 5.56: only the missing narrow glyph keeps the space
+            continue
+        helvetica.append(glyph(char, x=x, y=700, left=x, right=x + 5.56, size=10))
+        x += 5.56
+    assert tf.page_texts(helvetica)[0] == "route 105"
 
 
 def test_han_characters_are_words_of_their_own(tf):
@@ -122,6 +177,7 @@ def test_a_word_broken_before_a_page_number_goes_on_after_it(tf):
     assert joined == [["estimates", "that", "31", "year-on\ufffeyear"], ["Table", "of", "Contents", "gains"]]
     assert tf.reference_words("For our e\u00023") == ["For", "our", "3", "e\ufffe"]  # pdfium's own mark
     assert tf.reference_words("fiscal 2013-\n2014") == ["fiscal", "2013\ufffe2014"]  # a range, not a folio
+    assert tf.reference_words("-2-\r\n1.4 Committee") == ["2", "1.4", "Committee"]  # a folio framed by hyphens
 
 
 def test_a_boundary_pdftotext_reads_as_the_output_does_is_no_loss(tf):
@@ -142,3 +198,44 @@ def test_arabic_marks_and_script_changes(tf):
 def test_a_long_word_spaced_letter_by_letter_is_one_glued_token(tf):
     result = compare(tf, "l i a b i l i t i e s", "liabilities", second=["liabilities"])
     assert result.lost == [] and result.second == ["liabilities"]
+
+
+def _glyph_per_line_page(tf, words: list[str], *, size: float = 10.0, word_gap: float = 2.0):
+    """Hand-built glyphs as pypdfium2 reads CORNING p82: every glyph followed by a generated
+    line break, the glyphs side by side on one baseline, 6 pt advance, `word_gap` points
+    between words; a second line 14 pt lower starts at the left margin again."""
+    glyph, glyphs = tf.text_layer_glyphs.Glyph, []
+    for line, y in ((words[: len(words) // 2], 700.0), (words[len(words) // 2 :], 686.0)):
+        x = 50.0
+        for word in line:
+            for char in word:
+                glyphs.append(glyph(char, x=x, y=y, left=x, right=x + 6, size=size))
+                glyphs += [glyph("\r", mark=True, generated=True), glyph("\n", mark=True, generated=True)]
+                x += 6
+            x += word_gap
+    return glyphs
+
+
+def test_a_page_read_one_glyph_per_line_is_rebuilt_from_glyph_positions(tf):
+    """CORNING p82 / J&J 10-K p82: pypdfium2 breaks the line after every glyph; the reference
+    reads the glyphs by position (baseline, then a gap over 0.05 em between advance boxes)."""
+    words = ["Table", "of", "Contents", "Other", "liabilities", "11,036"]
+    glyphs = _glyph_per_line_page(tf, words)
+    assert tf.text_layer_glyphs.reads_one_glyph_per_line(glyphs)
+    text, outside = tf.page_texts(glyphs)
+    assert text == "Table of Contents\nOther liabilities 11,036"
+    assert tf.reference_words(outside) == []
+    assert tf.compare_page(tf.reference_words(text), tf.output_words(text.replace("\n", " "))).lost == []
+
+
+def test_a_page_whose_lines_really_are_short_is_read_in_order(tf):
+    """One glyph per line stacked down the page (each a baseline of its own): real lines,
+    pypdfium2's text stands; so does a page where words sit side by side on few lines."""
+    glyph = tf.text_layer_glyphs.Glyph
+    stacked = []
+    for n, char in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXY"):
+        stacked += [glyph(char, x=50, y=700 - 14 * n, left=50, right=56, size=10), glyph("\n", mark=True)]
+    assert not tf.text_layer_glyphs.reads_one_glyph_per_line(stacked)
+    assert tf.page_texts(stacked)[0] == "\n".join("ABCDEFGHIJKLMNOPQRSTUVWXY") + "\n"
+    short = _glyph_per_line_page(tf, ["Table", "of"])  # 7 one-glyph lines: under the 20 the rule needs
+    assert not tf.text_layer_glyphs.reads_one_glyph_per_line(short)
