@@ -21,7 +21,8 @@ The stage reads as its passes:
 7. pages without a usable text layer OCR'd in one call (`ocr.tesseract.ocr_pages`) and
    spliced in, their edge lines typed as furniture by the text layer's rules;
 8. tables and paragraphs continued across a page break merged, OCR'd pages included
-   (`structure.table_continuation`, `structure.paragraph_continuation`);
+   (`structure.table_continuation`, `structure.paragraph_continuation`); a table header
+   repeated on the continuation page is recorded as that page's dropped text;
 9. words joined at a line break spelled as the document prints them inside its lines, with
    or without the hyphen (`structure.compounds`; the words are read in step 5).
 
@@ -68,7 +69,7 @@ from parsers.structure.headings import (
 from parsers.structure.paragraph_continuation import merge_continued_paragraphs
 from parsers.structure.table_continuation import merge_continued_tables
 from parsers.textlayer.blocks import Block
-from parsers.textlayer.conservation import pages_to_conserved, pages_to_loss_warnings
+from parsers.textlayer.conservation import pages_to_conserved, pages_to_loss_warnings, pages_with_drops
 from parsers.textlayer.layout import PageLayout, layout_to_blocks
 from parsers.textlayer.pdfminer_fallback import PdfminerFallback
 
@@ -191,7 +192,8 @@ def parse_pdf(
             path, elements, pages, sorted(ocr_wanted), settings, warnings, counter.ocr_page_read if counter else None
         )
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
-    elements = merge_continued_tables(elements)
+    elements, repeated_headers = merge_continued_tables(elements)
+    pages = pages_with_drops(pages, repeated_headers)
     elements = merge_continued_paragraphs(elements)
     elements = elements_with_spellings(elements, words_to_spellings(printed), set(ocr_wanted))
     return Document(

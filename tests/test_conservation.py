@@ -173,3 +173,41 @@ def test_a_second_table_on_one_line_becomes_its_own_table(name, page):
 
     document = parse_pdf(BENCH / "icdar2013-eu" / name, {"ocr": {"mode": "never"}})
     assert document.pages[page - 1].lost_chars == 0
+
+
+def _page_range(path, first, last, folder):
+    """Pages `first`..`last` (1-based) of `path` as a PDF of their own in `folder`."""
+    import pypdfium2
+
+    source = pypdfium2.PdfDocument(path)
+    cut = pypdfium2.PdfDocument.new()
+    cut.import_pages(source, list(range(first - 1, last)))
+    target = folder / f"{path.stem}-p{first}-{last}.pdf"
+    cut.save(target)
+    cut.close()
+    source.close()
+    return target
+
+
+@pytest.mark.slow
+def test_a_repeated_table_header_is_recorded_and_a_table_of_its_own_is_not_a_continuation(tmp_path):
+    """GENERALMILLS_2020_10K p92's "Land, buildings, and equipment" table (its own title row
+    under p91's column heads) was merged into p91's last table and its header row dropped with
+    no record; J&J's subsidiary list, continued p137-138, drops its repeated header on p138."""
+    from parsers import parse_pdf
+
+    mills = parse_pdf(
+        _page_range(BENCH / "financebench-dev" / "GENERALMILLS_2020_10K.pdf", 91, 92, tmp_path),
+        {"ocr": {"mode": "never"}},
+    )
+    land = [e for e in mills.elements if e.rows and ["Land, buildings, and equipment:", "", ""] in e.rows]
+    heads = ["In Millions", "May 31, 2020", "May 26, 2019"]
+    assert [(e.page, e.page_end, e.rows[0]) for e in land] == [(2, None, heads)]
+    jnj = parse_pdf(
+        _page_range(BENCH / "financebench-dev" / "JOHNSON_JOHNSON_2022_10K.pdf", 137, 138, tmp_path),
+        {"ocr": {"mode": "never"}},
+    )
+    assert [d.sample for d in jnj.pages[1].dropped] == ["Name of Subsidiary Jurisdiction"]
+    assert all(p.lost_chars == 0 for p in jnj.pages)
+    held = sum(element_to_char_count(e) for e in jnj.elements)
+    assert held == sum(p.element_chars for p in jnj.pages)

@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from ingest.contracts.elements import Element, ElementType, table_rows_to_text
+from ingest.contracts.elements import DropReason, Element, ElementType, table_rows_to_text
 from ingest.contracts.errors import ConfigError
 from parsers.pdf import parse_pdf
 from parsers.pdf_info import pdf_date_to_iso, sensible_info_title
@@ -87,7 +87,12 @@ def test_table_header_detection():
     assert rows_to_header_count([["Paddy", "2300"], ["Jowar", "3371"]]) == 0
     assert rows_to_header_count([["2023", "2024"], ["1", "2"]], first_row_bold=True) == 1
     assert rows_to_header_count([["2023", "2024"], ["1", "2"]], first_row_bold=False) == 0
-    assert strip_repeated_header([["Pest", "Dose"]], [["pest", "dose"], ["Aphids", "3 ml"]]) == [["Aphids", "3 ml"]]
+    assert strip_repeated_header([["Pest", "Dose"]], [["Pest", "Dose"], ["Aphids", "3 ml"]]) == [["Aphids", "3 ml"]]
+    # only exactly the header is a repeat: other rows are text that no element would hold
+    assert strip_repeated_header([["Pest", "Dose"]], [["pest", "dose"], ["Aphids", "3 ml"]]) == [
+        ["pest", "dose"],
+        ["Aphids", "3 ml"],
+    ]
 
 
 def test_a_banner_row_above_column_names_makes_both_the_header():
@@ -121,7 +126,8 @@ def test_table_continued_on_next_page_merges_and_drops_repeated_header():
     header = Element(type=ElementType.header, text="Manual", page=3)
     second = _table([["Pest", "Dose"], ["Aphids", "3 ml"]], page=3)
     after = Element(type=ElementType.paragraph, text="Never mix.", page=3)
-    merged = merge_continued_tables([first, footer, header, second, after])
+    merged, dropped = merge_continued_tables([first, footer, header, second, after])
+    assert [(d.reason, d.chars, d.sample) for d in dropped[3]] == [(DropReason.repeated_header, 8, "Pest Dose")]
     tables = [e for e in merged if e.type is ElementType.table]
     assert len(tables) == 1
     assert tables[0].rows == [["Pest", "Dose"], ["Whitefly", "2 ml"], ["Aphids", "3 ml"]]
@@ -138,7 +144,21 @@ def test_table_after_prose_on_next_page_is_not_merged():
     first = _table([["Pest", "Dose"], ["Whitefly", "2 ml"]], page=2)
     prose = Element(type=ElementType.paragraph, text="Other text.", page=3)
     second = _table([["Crop", "MSP"], ["Paddy", "2300"]], page=3)
-    assert len([e for e in merge_continued_tables([first, prose, second]) if e.type is ElementType.table]) == 2
+    merged = merge_continued_tables([first, prose, second]).elements
+    assert len([e for e in merged if e.type is ElementType.table]) == 2
+
+
+def test_a_table_opening_with_its_own_title_row_under_the_same_header_is_not_a_continuation():
+    # GENERALMILLS_2020_10K p91-92: each table of the note opens under "In Millions | May 31,
+    # 2020 | ..." with a title row; p92's "Land, buildings, and equipment:" is its own table.
+    first = _table([["In Millions", "2020"], ["Prepaid expenses:", ""], ["Prepaid", "$194.5"]], page=91)
+    second = _table([["In Millions", "2020"], ["Land, buildings:", ""], ["Land", "66.1"]], page=92)
+    merged, dropped = merge_continued_tables([first, second])
+    assert [e.rows for e in merged] == [first.rows, second.rows] and not dropped
+    # a continuation going on with rows of the section it broke off in is merged
+    rest = _table([["In Millions", "2020"], ["Other", "9.4"]], page=92)
+    merged, dropped = merge_continued_tables([first, rest])
+    assert merged[0].rows == [*first.rows, ["Other", "9.4"]] and dropped[92][0].sample == "In Millions 2020"
 
 
 def test_furniture_keys_need_repetition_and_page_numbers_do_not():

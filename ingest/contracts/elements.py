@@ -95,6 +95,7 @@ class DropReason(str, Enum):
     overdrawn = "overdrawn"  # the same run drawn again at the same place (fake bold)
     garbage = "garbage"  # an unmapped-glyph text layer (OCR off): nothing readable to keep
     ocr = "ocr"  # the page went to OCR: its elements come from the picture, not the text layer
+    repeated_header = "repeated_header"  # a continued table's header printed again atop the next page, kept once
 
 
 class DroppedText(BaseModel):

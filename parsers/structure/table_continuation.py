@@ -1,8 +1,24 @@
-"""Tables continued across a page break, merged into one table element."""
+"""Tables continued across a page break, merged into one table element.
+
+A header the continuation repeats is kept once; what it held is returned as a reasoned drop
+(`DropReason.repeated_header`) on the continuation's page, so conservation still accounts for
+every character of that page (`conservation.pages_with_drops`).
+"""
 
 from __future__ import annotations
 
-from ingest.contracts.elements import Element, ElementType, table_rows_to_text
+from typing import NamedTuple
+
+from ingest.contracts.elements import DroppedText, DropReason, Element, ElementType, table_rows_to_text
+from parsers.textlayer.conservation import SAMPLE_CHARS, text_to_char_count
+
+
+class MergedTables(NamedTuple):
+    """The elements with continued tables merged, and per page number the repeated headers
+    dropped there."""
+
+    elements: list[Element]
+    dropped: dict[int, list[DroppedText]]
 
 
 def same_table_shape(first: list[list[str]], second: list[list[str]]) -> bool:
@@ -11,22 +27,52 @@ def same_table_shape(first: list[list[str]], second: list[list[str]]) -> bool:
 
 
 def strip_repeated_header(header: list[list[str]], rows: list[list[str]]) -> list[list[str]]:
-    """Rows of a continuation without the header it repeats (compared case-insensitively)."""
+    """Rows of a continuation without the header it repeats: dropped only when its first rows
+    are exactly `header` (cell for cell, as printed); any other rows are kept, since a dropped
+    row is text no element holds."""
     count = len(header)
-    if (
-        count
-        and len(rows) > count
-        and all([c.casefold() for c in a] == [c.casefold() for c in b] for a, b in zip(header, rows[:count]))
-    ):
+    if count and len(rows) > count and rows[:count] == header:
         return rows[count:]
     return rows
 
 
-def merge_continued_tables(elements: list[Element]) -> list[Element]:
+def is_title_row(row: list[str]) -> bool:
+    """A row that names what follows: its first cell alone holds text ("Land, buildings, and
+    equipment:")."""
+    return bool(row and row[0].strip()) and not any(cell.strip() for cell in row[1:])
+
+
+def opens_own_table(previous: Element, rows: list[list[str]], header_count: int) -> bool:
+    """A piece that repeats the previous table's header (`header_count` rows) and then opens
+    with a title row, as the previous table opened under that header, is a table of its own
+    set under the same column heads, not the previous one going on: GENERALMILLS_2020_10K p91
+    ends its "Prepaid expenses and other current assets:" table and p92 opens "Land,
+    buildings, and equipment:" under the same "In Millions | May 31, 2020 | May 26, 2019"."""
+    return (
+        header_count > 0
+        and len(rows) > header_count
+        and len(previous.rows) > header_count
+        and is_title_row(rows[header_count])
+        and is_title_row(previous.rows[header_count])
+    )
+
+
+def rows_to_dropped(rows: list[list[str]]) -> list[DroppedText]:
+    """One `repeated_header` record for header rows kept out of the merged table; none when
+    they hold no counted character."""
+    text = " ".join(cell for row in rows for cell in row if cell.strip())
+    chars = sum(text_to_char_count(cell) for row in rows for cell in row)
+    return [DroppedText(reason=DropReason.repeated_header, chars=chars, sample=text[:SAMPLE_CHARS])] if chars else []
+
+
+def merge_continued_tables(elements: list[Element]) -> MergedTables:
     """A table that is the first body element of a page and continues the table that
-    ended the previous page (same column count) is merged into it: rows appended, a
-    repeated header dropped, `page_end` and `data.parts` (page, bbox) recorded."""
+    ended the previous page (same column count, no other caption, not a table of its own by
+    `opens_own_table`) is merged into it: rows appended, a header repeated exactly dropped
+    (and returned as dropped text of its page), `page_end` and `data.parts` (page, bbox)
+    recorded."""
     merged: list[Element] = []
+    dropped: dict[int, list[DroppedText]] = {}
     last_body: Element | None = None
     last_index = -1
     for element in elements:
@@ -34,6 +80,7 @@ def merge_continued_tables(elements: list[Element]) -> list[Element]:
             merged.append(element)
             continue
         previous = last_body
+        repeated = 0  # rows of a header the piece repeats
         continues = (
             element.type is ElementType.table
             and previous is not None
@@ -51,8 +98,15 @@ def merge_continued_tables(elements: list[Element]) -> list[Element]:
                 and element.rows[: element.header_rows] == previous.rows[: element.header_rows]
             ):
                 rows = element.rows[element.header_rows :]
-            parts = previous.data.get("parts") or [{"page": previous.page, "bbox": list(previous.bbox)}]
-            parts.append({"page": element.page, "bbox": list(element.bbox)})
+            repeated = len(element.rows) - len(rows)
+            continues = not opens_own_table(previous, element.rows, repeated)
+        if continues:
+            if repeated:
+                dropped.setdefault(element.page, []).extend(rows_to_dropped(element.rows[:repeated]))
+            parts = [
+                *(previous.data.get("parts") or [{"page": previous.page, "bbox": list(previous.bbox)}]),
+                {"page": element.page, "bbox": list(element.bbox)},
+            ]
             all_rows = previous.rows + rows
             updated = previous.model_copy(
                 update={
@@ -67,4 +121,4 @@ def merge_continued_tables(elements: list[Element]) -> list[Element]:
             continue
         merged.append(element)
         last_body, last_index = element, len(merged) - 1
-    return merged
+    return MergedTables(merged, dropped)

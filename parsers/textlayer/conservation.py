@@ -18,7 +18,8 @@ catch a character swapped for another, which no pass here does. Counted sides:
 - text layer: every segment `chars_to_segments` made of the page (rotated ones included);
 - elements: the page's elements as `blocks_to_elements` made them (before OCR pages are spliced
   in and before tables and paragraphs continued across a page break are merged, which only
-  move text between pages): texts, table cells (not `text`, whose " | " is ours, nor the
+  move text between pages, but for a repeated table header, which `pages_with_drops` then
+  moves to the page's dropped text): texts, table cells (not `text`, whose " | " is ours, nor the
   `caption` copy), and a list marker kept in `data["marker"]` unless the text already starts
   with it.
 """
@@ -28,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ingest.contracts.elements import DroppedText, DropReason, Element, ElementType, PageInfo
+from ingest.contracts.elements import DroppedText, DropReason, Element, ElementType, PageInfo, TextSource
 from parsers.textlayer.chars import Segment, normalize_text
 
 #: Not counted: whitespace of any kind and the hyphens a line join may remove.
@@ -102,6 +103,25 @@ def pages_to_conserved(
             page.model_copy(
                 update={"text_chars": total, "element_chars": inside, "dropped": drops, "lost_chars": unaccounted}
             )
+        )
+    return result
+
+
+def pages_with_drops(pages: list[PageInfo], dropped: dict[int, list[DroppedText]]) -> list[PageInfo]:
+    """New `PageInfo`s where text that a later pass took out of the counted elements (a
+    continued table's repeated header, `structure.table_continuation`) moves from
+    `element_chars` to `dropped`: `lost_chars` is unchanged, the elements' total matches the
+    final elements again. Pages not in `dropped`, not counted, or OCR'd (whose counted elements
+    are none: the text layer is dropped as `ocr`) are returned as they are."""
+    result = []
+    for page in pages:
+        drops = dropped.get(page.page_no)
+        if not drops or page.element_chars is None or page.text_source is not TextSource.text_layer:
+            result.append(page)
+            continue
+        moved = sum(d.chars for d in drops)
+        result.append(
+            page.model_copy(update={"element_chars": page.element_chars - moved, "dropped": [*page.dropped, *drops]})
         )
     return result
 
