@@ -10,6 +10,7 @@ from conftest import BENCH
 from ingest.contracts.elements import Element, ElementType
 from parsers.structure.compounds import elements_with_spellings, respelled, texts_to_spellings
 from parsers.tables.unruled import rows_with_wrapped_labels_joined
+from parsers.textlayer.text_joins import line_goes_on
 
 
 def test_spellings_are_the_words_printed_inside_lines_not_a_broken_line_end():
@@ -50,6 +51,14 @@ def test_a_table_label_broken_by_a_hyphen_stays_one_row_whatever_the_pitch():
     grid = [["Q4 2017 GAAP", "$7,990"], ["Q4 2017 Adjusted Non-", ""], ["GAAP Measure", "$7,990"], ["Q4 2018", "1"]]
     rows, _ = rows_with_wrapped_labels_joined(grid, [10.0] * 4, [0.0, 12.0, 24.0, 36.0])
     assert rows == [["Q4 2017 GAAP", "$7,990"], ["Q4 2017 Adjusted Non-GAAP Measure", "$7,990"], ["Q4 2018", "1"]]
+
+
+def test_a_line_that_breaks_a_word_or_leaves_a_bracket_open_goes_on():
+    assert line_goes_on("in this Annual Report on Form 10-")  # "K." below is no list item
+    assert line_goes_on("Costco Wholesale Corp. (Case No. 19-")
+    assert line_goes_on("Stock Mar-") and line_goes_on("the (unaudited")
+    assert not line_goes_on("revenue (see Note 3) grew.")
+    assert not line_goes_on("Net sales - ") and not line_goes_on("Revenue —") and not line_goes_on("-")
 
 
 # --- bench pages -----------------------------------------------------------------------------
@@ -95,3 +104,29 @@ def test_a_heading_broken_by_a_hyphen_is_one_title():
 def test_a_wrapped_table_label_broken_by_a_hyphen_is_one_row(tmp_path):
     text = "\n".join(_texts(_one_page(BENCH / "financebench-dev" / "3M_2018_10K.pdf", 20, tmp_path)))
     assert "Q4 2017 Adjusted Non-GAAP Measure | $7,990" in text
+
+
+@pytest.mark.slow
+def test_a_wrapped_line_after_a_broken_word_is_no_list_item(tmp_path):
+    """CORNING 2022 10-K p49: "... in this Annual Report on Form 10-" / "K." matched a list
+    marker (a letter and a period), so "K." was a list item of its own."""
+    texts = _texts(_one_page(BENCH / "financebench-dev" / "CORNING_2022_10K.pdf", 49, tmp_path))
+    assert "K." not in texts
+    assert (
+        sum(
+            t.endswith(
+                "Independent Registered Public Accounting Firm” in our Definitive Proxy Statement are "
+                "incorporated by reference in this Annual Report on Form 10-K."
+            )
+            for t in texts
+        )
+        == 1
+    )
+
+
+@pytest.mark.slow
+def test_a_weight_switch_after_a_broken_word_is_no_new_paragraph(tmp_path):
+    """COSTCO 2021 10-K p63: "(Case No. 19-" (a line 0.91 bold) / "2-15514-1). In light of ..."
+    (regular) were cut into two paragraphs at the weight switch, mid-word."""
+    texts = _texts(_one_page(BENCH / "financebench-dev" / "COSTCO_2021_10K.pdf", 63, tmp_path))
+    assert any("Costco Wholesale Corp. (Case No. 19-2-15514-1). In light of the dismissal" in t for t in texts)

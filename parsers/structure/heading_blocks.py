@@ -142,22 +142,36 @@ def _bottom_style(block: Block) -> tuple[float, bool, str, float]:
     display word beside it is larger ("We Care" at 110 pt beside "For a greener planet" at 11 pt)."""
     lowest = max(s.top for line in block.lines for s in line.segments)
     low = [s for line in block.lines for s in line.segments if s.top >= lowest - 2.0 and s.text.strip()]
-    chars = sum(max(s.chars, 1) for s in low) or 1
-    size = sum(s.size * max(s.chars, 1) for s in low) / chars
-    bold = sum(s.bold * max(s.chars, 1) for s in low) / chars
+    size, bold, font = _segments_style(low)
+    return size, bold, font, max((s.bottom for s in low), default=block.bbox[3])
+
+
+def _top_style(block: Block) -> tuple[float, bool, str]:
+    """(size, bold, font) of the block's first line: the line that would continue a heading
+    above. A block is not one style throughout when a line that goes on joined lines of two
+    weights (`text_joins.line_goes_on`: COSTCO 2021 10-K p63's "(Case No. 19-" in bold,
+    "2-15514-1)" regular)."""
+    return _segments_style([s for s in block.lines[0].segments if s.text.strip()])
+
+
+def _segments_style(segments: list[Segment]) -> tuple[float, bool, str]:
+    """(size in points, bold, font) of `segments`, each weighted by its characters: the mean
+    size, bold when half the characters are, the font with the most characters."""
+    chars = sum(max(s.chars, 1) for s in segments) or 1
+    size = sum(s.size * max(s.chars, 1) for s in segments) / chars
+    bold = sum(s.bold * max(s.chars, 1) for s in segments) / chars
     fonts: dict[str, int] = {}
-    for segment in low:
+    for segment in segments:
         fonts[segment.font] = fonts.get(segment.font, 0) + max(segment.chars, 1)
-    font = max(fonts, key=fonts.get) if fonts else ""
-    return size, bold >= 0.5, font, max((s.bottom for s in low), default=block.bbox[3])
+    return size, bold >= 0.5, max(fonts, key=fonts.get) if fonts else ""
 
 
 def continues_heading(upper: Block, lower: Block) -> bool:
-    """`lower` is the next line(s) of the heading `upper`: the same size (0.5 pt), weight and
-    font as `upper`'s lowest line (`_bottom_style`), set directly below (gap under 0.8 of a
-    line's height, and no larger than the spacing between `upper`'s own lines), aligned with
-    it (`lines_aligned`), and `upper` does not end like a finished label or sentence. When
-    `upper` ends in a word broken by a line-end hyphen and `lower` starts in lower case
+    """`lower` is the next line(s) of the heading `upper`: its first line in the same size
+    (0.5 pt), weight and font as `upper`'s lowest line (`_bottom_style`, `_top_style`), set
+    directly below (gap under 0.8 of a line's height, and no larger than the spacing between
+    `upper`'s own lines), aligned with it (`lines_aligned`), and `upper` does not end like a
+    finished label or sentence. When `upper` ends in a word broken by a line-end hyphen and `lower` starts in lower case
     ("Stock Mar-" / "ket Participation", eu-027 p2), the word goes on below: a gap up to
     `BROKEN_WORD_GAP` line heights is allowed (display type set with wide leading).
 
@@ -171,7 +185,8 @@ def continues_heading(upper: Block, lower: Block) -> bool:
     if _starts_something_else(upper, lower):
         return False
     size, bold, font, bottom = _bottom_style(upper)
-    if abs(size - lower.size) > 0.5 or bold != (lower.bold >= 0.5) or font != _bottom_style(lower)[2]:
+    lower_size, lower_bold, lower_font = _top_style(lower)
+    if abs(size - lower_size) > 0.5 or bold != lower_bold or font != lower_font:
         return False
     height = lower.lines[0].height
     gap = lower.bbox[1] - bottom

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.chars import Segment, normalize_text
-from parsers.textlayer.text_joins import WrappedLine, join_wrapped_lines
+from parsers.textlayer.text_joins import WrappedLine, join_wrapped_lines, line_goes_on
 
 if TYPE_CHECKING:
     from parsers.textlayer.figures import FigureFound
@@ -404,7 +404,8 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     A new block starts at: a vertical gap over max(0.6 em, 1.6 x the region's median gap);
     a font-size change over 0.8 pt or a bold/regular switch; a line starting with a list
     marker; a line left of the current list item's text (the list has ended); and after
-    a short line ending a sentence.
+    a short line ending a sentence. Neither a marker nor a weight switch starts one after a
+    line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket).
     """
     if not lines:
         return []
@@ -416,10 +417,11 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     blocks: list[Block] = [Block([lines[0]])]
     for previous, line, gap in zip(lines, lines[1:], gaps):
         block = blocks[-1]
-        starts_item = bool(LIST_MARKER.match(line.text))
+        goes_on = line_goes_on(previous.text)
+        starts_item = bool(LIST_MARKER.match(line.text)) and not goes_on
         style_change = (
             abs(line.size - previous.size) > 0.8
-            or (line.bold >= 0.8) != (previous.bold >= 0.8)
+            or ((line.bold >= 0.8) != (previous.bold >= 0.8) and not goes_on)
             or is_monospace(line) != is_monospace(previous)
         )
         left_of_item = block.tag.get("item_x") is not None and line.x0 < block.tag["item_x"] - 0.5 * em

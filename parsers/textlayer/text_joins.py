@@ -25,6 +25,31 @@ def ends_in_broken_word(text: str) -> bool:
     return text.endswith(LINE_END_HYPHENS) and len(text) > 1 and text[-2].isalpha()
 
 
+_OPENING = "([{"
+_CLOSING = ")]}"
+
+
+def line_goes_on(text: str) -> bool:
+    """`text` (a printed line) cannot end where it does: it ends in a line-end hyphen after a
+    letter or digit (a word broken across lines: "Form 10-" + "K.", "(Case No. 19-" +
+    "2-15514-1)") or leaves a bracket open. The next line continues it, whatever it starts
+    with or weighs: a line opening "K." there is no list item (CORNING 2022 10-K p49), and a
+    bold/regular switch there is no new block (COSTCO 2021 10-K p63: that line 0.91 bold,
+    the next regular)."""
+    text = text.rstrip()
+    if text.endswith(LINE_END_HYPHENS) and len(text) > 1 and text[-2].isalnum():
+        return True
+    if "(" not in text and "[" not in text and "{" not in text:
+        return False
+    depth = 0
+    for char in text:
+        if char in _OPENING:
+            depth += 1
+        elif char in _CLOSING and depth:
+            depth -= 1
+    return depth > 0
+
+
 #: Prefixes that English writes with a hyphen before a word ("non-normal", "pre-tax"): a
 #: line-end hyphen after one of them is the compound's own, unless the joined spelling is
 #: a word ("re-" + "quired" -> "required").
