@@ -52,6 +52,21 @@ def test_korean_lines_broken_inside_a_word_join_without_a_space():
     assert "질병으로 보아야" in text and "질 병으로" not in text
 
 
+def test_korean_header_lines_of_two_sizes_and_table_cells_join_as_printed():
+    """normal_4pages: p1's header lines "발행처 국회입법조사처" (10 pt) / "발행인 ..." (9 pt) were
+    joined without a space; p2's ruled-table cell lines "파라" / "티푸스" with one (the paragraph
+    below prints "파라티푸스"): a cell alone draws no line-end space, the page does."""
+    from parsers import parse_pdf
+
+    document = parse_pdf(CORPUS / "normal_4pages.pdf", {"ocr": {"mode": "never"}})
+    text = "\n".join(e.text for e in document.elements if e.page == 1)
+    assert "국회입법조사처 발행인" in text
+    (table,) = [e for e in document.elements if e.page == 2 and e.rows and "대상질병" in e.text]
+    cells = [cell for row in table.rows for cell in row]
+    assert any("장티푸스, 파라티푸스, 세균성이질, 장출혈성대장균감염증, A형간염" in cell for cell in cells)
+    assert "분류 6) (이하 ‘KCD’라 함)" in "\n".join(e.text for e in document.elements if e.page == 2)
+
+
 def test_list_enumerators_reach_the_chunk_text():
     """layout-parser-paper-fast p1-2: the contributions "1." to "4." are in what a chunk
     embeds, not only in the list item's data."""

@@ -67,6 +67,15 @@ def test_korean_lines_join_without_a_space_only_when_none_was_drawn():
     )  # no evidence
 
 
+def test_korean_lines_in_two_sizes_are_two_fields_not_a_wrapped_word():
+    """normal_4pages p1: "발행처 국회입법조사처" ends at 10 pt, "발행인 ..." starts at 9 pt (a
+    header's next label): no space drawn after it, but no word goes on across the sizes."""
+    header = [WrappedLine("발행처 국회입법조사처", False, 9.0, 10.0), WrappedLine("발행인 김하중", False, 9.0, 10.0)]
+    assert join_wrapped_lines(header) == "발행처 국회입법조사처 발행인 김하중"
+    wrapped = [WrappedLine("코로나 확", False, 10.0, 10.0), WrappedLine("진자는", None, 10.1, 10.0)]
+    assert join_wrapped_lines(wrapped) == "코로나 확진자는"  # within 2 %: one size
+
+
 def test_han_and_kana_lines_join_without_a_space():
     assert join_wrapped_lines(["菲达环保关于", "公司的公告"]) == "菲达环保关于公司的公告"
     assert join_wrapped_lines(["これは", "ペンです"]) == "これはペンです"

@@ -126,6 +126,14 @@ def test_a_raised_smaller_footnote_mark_is_never_glued_into_a_number(tmp_path):
     assert parsed_lines(tmp_path, content) == ["2,557.2 8 Health"]
 
 
+def test_a_footnote_mark_ends_before_an_opening_bracket_and_keeps_a_closing_comma(tmp_path):
+    """normal_4pages p2: the raised mark "6)" read glued to the next word, "6)(이하", since a
+    superscript ended only before a letter or digit."""
+    mark = "BT /F1 10 Tf 20 150 Td (Codes) Tj /F1 6 Tf 4 Ts (6\\)) Tj /F1 10 Tf 0 Ts ({}) Tj ET"
+    assert parsed_lines(tmp_path, mark.format("\\(KCD\\)")) == ["Codes 6) (KCD)"]
+    assert parsed_lines(tmp_path, mark.format(", then")) == ["Codes 6), then"]
+
+
 def test_arabic_words_are_read_whole_in_logical_order():
     path = BENCH / "docling-gt" / "right_to_left_03.pdf"
     if not path.exists():

@@ -182,7 +182,8 @@ def orphans_fit_grid(orphans: dict[Position, list[Char]]) -> bool:
 def grid_to_rows(
     grid: list[list[Box | None]], chars: list[Char], orphans: dict[Position, list[Char]] | None = None
 ) -> tuple[list[list[str]], list[list[bool]]]:
-    """Cell texts (wrapped lines joined, hyphenation undone) and whether each cell is bold,
+    """Cell texts (wrapped lines joined, hyphenation undone, Hangul line ends judged on the
+    page's evidence, `page_draws_line_end_spaces`) and whether each cell is bold,
     with both repairs above applied (so a row of the grid may give several rows).
 
     A character belongs to the cell holding its centre (the largest, where cells overlap);
@@ -192,6 +193,7 @@ def grid_to_rows(
     if not grid or not any(cell for row in grid for cell in row):
         return [], []
     orphans = orphans or {}
+    ends = page_draws_line_end_spaces(chars)
     owned = grid_to_owned_chars(grid, chars)
     bounds = grid_to_column_bounds(grid)
     starts = [x0 for x0, _ in bounds]
@@ -202,11 +204,11 @@ def grid_to_rows(
             placed = orphans.get((r, j), [])
             if cell is None:
                 if placed:
-                    cells[j] = segments_to_lines(chars_to_segments(placed))
+                    cells[j] = segments_to_lines(chars_to_segments(placed, ends))
                 continue
             x0, top, x1, bottom = cell
             inside = owned.get((r, j), [])
-            segments = chars_to_segments(sorted(inside + placed, key=_reading_key) if placed else inside)
+            segments = chars_to_segments(sorted(inside + placed, key=_reading_key) if placed else inside, ends)
             first = min(range(len(starts)), key=lambda k: abs(starts[k] - x0))
             spanned = [k for k in range(first, len(bounds)) if bounds[k][0] < x1 - 1]
             dealt = segments_to_columns(segments, [bounds[k] for k in spanned]) if len(spanned) > 1 else None
@@ -220,6 +222,17 @@ def grid_to_rows(
             rows.append([lines_to_text(lines) if lines else "" for lines in band])
             bold.append([_is_bold(lines) for lines in band])
     return rows, bold
+
+
+def page_draws_line_end_spaces(chars: list[Char]) -> bool:
+    """Whether the page (`chars`, all of it) draws a space after some line end: then a Hangul
+    cell line without one ends inside a word, as in its paragraphs (`text_joins._separator`:
+    normal_4pages p2's cell "... 장티푸스, 파라" / "티푸스, ..." reads "파라티푸스" as the text
+    below it prints). A cell alone rarely draws one, so its own characters are no evidence.
+    Only pages holding Hangul are looked at: the evidence serves no other join."""
+    if not any("\uac00" <= c.text <= "\ud7a3" for c in chars):
+        return False
+    return any(segment.space_after for segment in chars_to_segments(chars))
 
 
 def grid_to_owned_chars(grid: list[list[Box | None]], chars: list[Char]) -> dict[Position, list[Char]]:

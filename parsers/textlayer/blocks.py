@@ -450,4 +450,10 @@ def _item_text_x(line: Line, marker_end: int) -> float:
 def lines_to_text(lines: list[Line]) -> str:
     """Lines joined into one paragraph (hyphenated line ends rejoined, see
     `text_joins.join_wrapped_lines`), NFKC-normalized."""
-    return normalize_text(join_wrapped_lines(WrappedLine(line.text, line.space_after) for line in lines))
+    return normalize_text(join_wrapped_lines(map(_line_to_wrapped, lines)))
+
+
+def _line_to_wrapped(line: Line) -> WrappedLine:
+    """The line's text, its drawn space after, and its edge glyphs' sizes (`Segment.edge_sizes`)."""
+    first, last = line.segments[0].edge_sizes, line.segments[-1].edge_sizes
+    return WrappedLine(line.text, line.space_after, first[0] if first else None, last[1] if last else None)

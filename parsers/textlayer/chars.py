@@ -55,7 +55,8 @@ MIN_SPACE_GAP_EM = 0.1
 #: "console .log".
 #: A character this much smaller than the one before it (size ratio) whose baseline is at
 #: least `SUPERSCRIPT_RISE_EM` (of the larger size) higher starts a superscript: a token of its
-#: own ("2,557.2" + footnote "8", never "2,557.28"). The return to the base size ends it.
+#: own ("2,557.2" + footnote "8", never "2,557.28"). The return to the base size ends it
+#: before a glyph that opens a word (`_opens_word`).
 SUPERSCRIPT_SIZE_RATIO = 0.85
 SUPERSCRIPT_RISE_EM = 0.2
 #: Devanagari glyph boxes overlap and leave odd gaps; demand a clearer gap there.
@@ -115,6 +116,10 @@ class Segment:
     #: bold "Abstract." then body text on one baseline); None when it is one font throughout.
     lead: StyleRun | None = None
     space_after: bool | None = None
+    #: Font sizes (points) of the first and the last glyph in reading order: where a wrapped
+    #: word would go on from the line before or into the next (`blocks.lines_to_text`); None
+    #: when not read glyph by glyph.
+    edge_sizes: tuple[float, float] | None = None
 
     @property
     def width(self) -> float:
@@ -147,8 +152,12 @@ def _is_devanagari(text: str) -> bool:
     return "\u0900" <= text <= "\u097f"
 
 
-def chars_to_segments(chars: list[Char]) -> list[Segment]:
+def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) -> list[Segment]:
     """Group characters into horizontal segments (see the module docstring).
+
+    `Segment.space_after` is evidence only where the page draws a space after some line end:
+    `line_end_spaces` says whether it does, for `chars` that are part of a page (a table
+    cell's, `cells.grid_to_rows`); None judges it from `chars` themselves.
 
     A character continues the current segment when it sits on the same baseline and
     starts at most `SEGMENT_GAP_EM` after the previous one ends (and not far before it);
@@ -216,7 +225,7 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
                     or (
                         last.size < SUPERSCRIPT_SIZE_RATIO * char.size
                         and _is_superscript(last, char)
-                        and text.isalnum()
+                        and _opens_word(text)
                     )
                 ) and not (shared_glyph or mark)
             else:
@@ -228,7 +237,7 @@ def chars_to_segments(chars: list[Char]) -> list[Segment]:
         last = char
     if current:
         segments.append(_entries_to_segment(current, entries, pending_space))
-    if not any(segment.space_after for segment in segments):
+    if not (any(segment.space_after for segment in segments) if line_end_spaces is None else line_end_spaces):
         for segment in segments:  # no evidence: this page never draws a space at a line end
             segment.space_after = None
     segments.extend(rotated_chars_to_segments(rotated))
@@ -265,6 +274,13 @@ def _is_rtl(text: str) -> bool:
     return text >= "\u0590" and unicodedata.bidirectional(text) in ("R", "AL")
 
 
+def _opens_word(text: str) -> bool:
+    """A glyph that starts a word after a superscript: a letter, a digit, an opening bracket or
+    quote (Unicode Ps, Pi: normal_4pages p2's footnote mark "6)" before "(이하"). Closing
+    punctuation stays with the superscript ("revenue¹," reads "revenue 1,")."""
+    return text.isalnum() or unicodedata.category(text[0]) in ("Ps", "Pi")
+
+
 def _is_superscript(char: Char, base: Char) -> bool:
     """`char` is set smaller than `base` (`SUPERSCRIPT_SIZE_RATIO`) with its baseline raised by
     `SUPERSCRIPT_RISE_EM` of `base`'s size or more. The baseline is estimated as the loose
@@ -282,6 +298,7 @@ def _entries_to_segment(chars: list[Char], entries: list[tuple[bool, Char]], spa
     # most segments are set in one font: their lead is None without walking the entries
     segment.lead = _lead_run(entries) if len(set(map(_font_of, chars))) > 1 else None
     segment.space_after = space_after
+    segment.edge_sizes = (entries[0][1].size, entries[-1][1].size)
     return segment
 
 

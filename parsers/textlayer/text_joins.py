@@ -63,10 +63,18 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 class WrappedLine(NamedTuple):
     """One printed line: its text, and whether the PDF draws a space after its last glyph
     (True), draws none although the page draws such spaces elsewhere (False), or tells
-    nothing (None, also every OCR line)."""
+    nothing (None, also every OCR line); `first_size` and `last_size` the font sizes (points)
+    of its first and last glyph (None: unknown)."""
 
     text: str
     space_after: bool | None = None
+    first_size: float | None = None
+    last_size: float | None = None
+
+
+#: Two lines whose font sizes differ by more than this share are different lines of a
+#: header or a form, not one paragraph wrapped: no word goes on across them.
+SAME_SIZE_SHARE = 0.02
 
 
 def join_wrapped_lines(lines: Iterable[str | WrappedLine]) -> str:
@@ -77,18 +85,24 @@ def join_wrapped_lines(lines: Iterable[str | WrappedLine]) -> str:
     """
     text = ""
     previous_space: bool | None = None
+    previous_size: float | None = None  # of the last glyph of the line before
     for line in lines:
-        part, space_after = (line, None) if isinstance(line, str) else line
+        part, space_after, first_size, last_size = (line, None, None, None) if isinstance(line, str) else line
         part = part.strip()
         if not part:
             continue
         if not text:
             text = part
         else:
-            separator = _separator(text, part, previous_space)
+            separator = _separator(text, part, previous_space if _same_size(previous_size, first_size) else True)
             text = (text[:-1] + part) if separator is None else f"{text}{separator}{part}"
-        previous_space = space_after
+        previous_space, previous_size = space_after, last_size
     return text
+
+
+def _same_size(before: float | None, after: float | None) -> bool:
+    """Glyphs of one size (`SAME_SIZE_SHARE`), or a size unknown (no evidence against)."""
+    return before is None or after is None or abs(before - after) <= SAME_SIZE_SHARE * max(before, after)
 
 
 def _separator(text: str, part: str, space_after: bool | None) -> str | None:
@@ -100,7 +114,11 @@ def _separator(text: str, part: str, space_after: bool | None) -> str | None:
     - A line-end hyphen after a letter, then a lower-case letter: removed when the joined
       spelling is a word, kept when the hyphenated one is a compound (`_is_broken_word`).
     - Hangul to Hangul: no space when the page draws a space after the lines that end
-      between words and this line has none (a break inside a word: "확" + "진자").
+      between words and this line has none (a break inside a word: "확" + "진자"), and the
+      glyphs either side of the break are set in one size (`SAME_SIZE_SHARE`):
+      normal_4pages p1's header lines "발행처 국회입법조사처" (ending at 10 pt) and "발행인
+      ..." (starting at 9 pt) are two fields, not a word wrapped (`join_wrapped_lines` then
+      passes `space_after` as True).
     - Han or kana on both sides: no space (those scripts put none between words).
     """
     last, first = text[-1], part[0]
