@@ -11,6 +11,7 @@ from conftest import BENCH, ROOT
 from parsers.structure.captions import table_title_of
 from parsers.tables.unruled import (
     columns_without_sign_columns,
+    header_rows_with_broken_words_joined,
     lines_to_unruled_tables,
     stub_header_count,
     stubs_to_indent_levels,
@@ -243,3 +244,71 @@ def test_tables_at_the_edge_of_the_long_cell_test_are_still_tables():
     hyphenated = "Mem\u00adber\u00adship fees and re\u00adnewals"
     run = [_line(100 + 11 * k, (20, 140, hyphenated), (180, 300, hyphenated), (340, 460, hyphenated)) for k in range(4)]
     assert lines_to_unruled_tables(run, em=8.0)
+
+
+# --- words broken across header lines, signs run into the next column, spreads (issue 12) ---
+
+
+def test_a_header_word_broken_over_two_lines_is_one_cell_where_the_stack_ends():
+    grid = [
+        ["", "", "", "Constant-"],
+        ["", "In millions,", "Percent of Net", "Currency"],
+        ["Fiscal 2020", "except per share", "Sales", "Growth (a)"],
+        ["Net sales", "$17,626.6", "", ""],
+    ]
+    runs = [[1 if cell else 0 for cell in row] for row in grid]
+    joined, kept = header_rows_with_broken_words_joined(grid, runs)
+    assert joined[0] == ["", "In millions,", "Percent of Net", "Constant-Currency"]
+    assert joined[1][3] == "Growth (a)" and kept == [1, 2, 3]  # the emptied first row is dropped
+    assert grid[0][3] == "Constant-"  # the input is left alone
+
+
+def test_a_broken_header_word_is_not_joined_across_columns_the_bounds_merged():
+    grid = [["", "Share-Settled Weighted-"], ["", "Units Average Grant-"], ["Granted", "1,913.4 53.27"]]
+    runs = [[0, 2], [0, 2], [1, 2]]
+    assert header_rows_with_broken_words_joined(grid, runs) == (grid, [0, 1, 2])
+
+
+def test_a_currency_sign_run_into_the_amount_before_it_goes_to_the_amount_after_it():
+    """GENERALMILLS 2020 10-K p77: pdfium reads "4,272.3 $" as one run (the gap is under 0.8
+    em); the sign's column and the next column's header ("Date Fair Value") then left no gap,
+    so two columns of figures were one ("4,272.3 $ 53.87")."""
+    run = [_line(100, (200, 240, "Units"), (262, 320, "Date Fair Value"))]
+    run += [
+        _line(112 + 12 * k, (20, 90, f"Row {k}"), (200, 259, f"{k},272.3 $"), (300, 320, "53.87")) for k in range(3)
+    ]
+    ((_, _, table),) = lines_to_unruled_tables(run, em=10.0)
+    assert [row[1:] for row in table.rows[1:]] == [["0,272.3", "$53.87"], ["1,272.3", "$53.87"], ["2,272.3", "$53.87"]]
+
+
+def _page(tmp_path, source, page):
+    pdfium = pytest.importorskip("pypdfium2")
+    if not source.exists():
+        pytest.skip(f"{source} not available")
+    out = tmp_path / f"{source.stem}-p{page}.pdf"
+    new = pdfium.PdfDocument.new()
+    new.import_pages(pdfium.PdfDocument(str(source)), [page - 1])
+    new.save(str(out))
+    from parsers import parse_pdf
+
+    return parse_pdf(out, {"ocr": {"mode": "never"}})
+
+
+def test_generalmills_p20_constant_currency_is_the_tables_column_header(tmp_path):
+    """White boxes behind the "$" and "%" columns were taken for a ruled grid whose one cell
+    held every figure; the header lines above became titles ("Constant-" alone)."""
+    document = _page(tmp_path, FINANCE / "GENERALMILLS_2020_10K.pdf", 20)
+    assert not any(e.type == "title" and "Constant" in e.text for e in document.elements)
+    table = next(e for e in document.elements if e.type == "table")
+    header = [cell for row in table.rows[: table.header_rows] for cell in row]
+    assert "Constant-Currency" in header and "Growth (a)" in header
+    rows = {row[0]: row[1:] for row in table.rows}
+    assert rows["Net sales"][:2] == ["$17,626.6", "5 %"]
+    assert rows["Adjusted operating profit (a)"] == ["3,058.0", "7 %", "17.3 %", "7 %"]
+
+
+def test_generalmills_p77_grant_date_header_is_whole_and_over_its_own_column(tmp_path):
+    document = _page(tmp_path, FINANCE / "GENERALMILLS_2020_10K.pdf", 77)
+    table = next(e for e in document.elements if e.type == "table" and "Granted" in e.text)
+    assert [row[1:] for row in table.rows if row[0] == "Granted"] == [["1,913.4", "53.27", "34.2", "53.64"]]
+    assert sum(row.count("Weighted-Average Grant-Date Fair Value") for row in table.rows) == 2
