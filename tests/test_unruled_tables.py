@@ -281,6 +281,35 @@ def test_a_currency_sign_run_into_the_amount_before_it_goes_to_the_amount_after_
     assert [row[1:] for row in table.rows[1:]] == [["0,272.3", "$53.87"], ["1,272.3", "$53.87"], ["2,272.3", "$53.87"]]
 
 
+def test_a_table_is_not_read_across_a_pages_gutter():
+    """Two columns of short items side by side, with text beside the gutter above and below
+    them: each side alone is no table, so none is made of the two."""
+    from parsers.tables.gutters import lines_to_tables_within_columns
+
+    prose = [_line(20 + 12 * k, (20, 200, "left column text"), (400, 580, "right column text")) for k in range(3)]
+    items = [
+        _line(60 + 12 * k, (20, 30, "o"), (40, 150, f"Yes, at level {k}"), (400, 410, "o"), (420, 500, "No"))
+        for k in range(4)
+    ]
+    after = [_line(120 + 12 * k, (20, 200, "more left text"), (400, 580, "more right text")) for k in range(3)]
+    lines = prose + items + after
+    assert lines_to_unruled_tables(lines, em=8.0)  # read as one table, the gutter's items its columns
+    ((start, end, tables, rest),) = lines_to_tables_within_columns(lines, em=8.0)
+    assert tables == [] and end == 7  # the items, and the prose line before them, stay text
+    kept = sorted(s.text for line in lines[start:end] for s in line.segments)
+    assert sorted(s.text for line in rest for s in line.segments) == kept
+
+
+def test_a_tables_own_column_gap_is_no_gutter():
+    """Paragraphs above and below cross the table's gap: the table stays whole."""
+    from parsers.tables.gutters import lines_to_tables_within_columns
+
+    prose = [_line(20 + 12 * k, (20, 580, "a paragraph across the page")) for k in range(3)]
+    rows = [_line(60 + 12 * k, (20, 150, f"Label {k}"), (400, 450, f"{k},234")) for k in range(4)]
+    ((_, _, tables, rest),) = lines_to_tables_within_columns(prose + rows + prose, em=8.0)
+    assert len(tables) == 1 and rest == []
+
+
 def _page(tmp_path, source, page):
     pdfium = pytest.importorskip("pypdfium2")
     if not source.exists():
@@ -312,3 +341,19 @@ def test_generalmills_p77_grant_date_header_is_whole_and_over_its_own_column(tmp
     table = next(e for e in document.elements if e.type == "table" and "Granted" in e.text)
     assert [row[1:] for row in table.rows if row[0] == "Granted"] == [["1,913.4", "53.27", "34.2", "53.64"]]
     assert sum(row.count("Weighted-Average Grant-Date Fair Value") for row in table.rows) == 2
+
+
+def test_a_two_page_spread_is_read_as_two_pages_not_one_table():
+    """docling-gt table_mislabeled_as_picture.pdf: a spread whose two pages' answer lists
+    lined up as one table; "witness-" / "es" and "practic-" / "ing" were cut into it."""
+    source = BENCH / "docling-gt" / "table_mislabeled_as_picture.pdf"
+    if not source.exists():
+        pytest.skip(f"{source} not available")
+    from parsers import parse_pdf
+
+    document = parse_pdf(source, {"ocr": {"mode": "never"}})
+    middle = 612.0  # the spread's fold
+    for table in (e for e in document.elements if e.type == "table"):
+        assert table.bbox[2] < middle or table.bbox[0] > middle
+    text = " ".join(e.text for e in document.elements)
+    assert "child witnesses or suspected" in text and "member or practicing lawyer supervises" in text
