@@ -332,16 +332,13 @@ def grid_is_drawing(grid: list[list[Box | None]], chars: list[Char]) -> bool:
     return filled < 0.2 or (cuts >= 1 and filled < 0.3)
 
 
-#: Runs that stand apart in a cell without making it two cells: a currency sign set off
-#: from its amount ("$     1,234"), the "%" or ")" closing a number in the run before.
-_SIGN_RUNS = frozenset({"$", "€", "£", "¥", "₹", "%", ")", "%)"})
-
-
 def grid_hides_columns(grid: list[list[Box | None]], chars: list[Char]) -> bool:
-    """True when one cell of the grid holds columns the grid does not draw: on two or more
-    of its text lines, two or more runs standing apart (`chars.chars_to_segments` breaks at
-    gaps over 0.8 em), not counting a lone sign (`_SIGN_RUNS`). Only cells one grid column
-    wide: a cell spanning columns is dealt into them (`segments_to_columns`).
+    """True when one cell of the grid holds a table of figures the grid does not draw: on two
+    or more of its text lines, two or more numbers standing apart (runs that
+    `chars.chars_to_segments` breaks at gaps over 0.8 em, each `is_numeric`: a lone "$" or
+    "%" is none). Only cells one grid column wide: a cell spanning columns is dealt into them
+    (`segments_to_columns`). Text runs apart in a cell (a bullet and its item, chelsea_pdta's
+    action plans) are no columns.
 
     Why: rectangles filled behind a few cells (GENERALMILLS 2020 10-K p20: white boxes behind
     the "$" and "%" columns and three row labels) make a "grid" whose one cell holds every
@@ -357,7 +354,7 @@ def grid_hides_columns(grid: list[list[Box | None]], chars: list[Char]) -> bool:
         if sum(1 for k in range(first, len(bounds)) if bounds[k][0] < x1 - 1) > 1:
             continue
         lines = segments_to_lines(chars_to_segments(sorted(held, key=_reading_key)))
-        apart = [line for line in lines if sum(1 for s in line.segments if s.text.strip() not in _SIGN_RUNS) >= 2]
+        apart = [line for line in lines if sum(1 for s in line.segments if is_numeric(s.text.strip())) >= 2]
         if len(apart) >= 2:
             return True
     return False
