@@ -281,23 +281,43 @@ def test_a_currency_sign_run_into_the_amount_before_it_goes_to_the_amount_after_
     assert [row[1:] for row in table.rows[1:]] == [["0,272.3", "$53.87"], ["1,272.3", "$53.87"], ["2,272.3", "$53.87"]]
 
 
-def test_a_table_is_not_read_across_a_pages_gutter():
-    """Two columns of short items side by side, with text beside the gutter above and below
-    them: each side alone is no table, so none is made of the two."""
-    from parsers.tables.gutters import lines_to_tables_within_columns
+def _two_columns_around(items: list[Line], words: str) -> list[Line]:
+    """`items` between three lines above and three below, each a run of `words` left of x 200
+    and one right of x 400."""
+    above = [_line(20 + 12 * k, (20, 200, words), (400, 580, words)) for k in range(3)]
+    below = [_line(120 + 12 * k, (20, 200, words), (400, 580, words)) for k in range(3)]
+    return above + items + below
 
-    prose = [_line(20 + 12 * k, (20, 200, "left column text"), (400, 580, "right column text")) for k in range(3)]
-    items = [
+
+def _items() -> list[Line]:
+    return [
         _line(60 + 12 * k, (20, 30, "o"), (40, 150, f"Yes, at level {k}"), (400, 410, "o"), (420, 500, "No"))
         for k in range(4)
     ]
-    after = [_line(120 + 12 * k, (20, 200, "more left text"), (400, 580, "more right text")) for k in range(3)]
-    lines = prose + items + after
+
+
+def test_a_table_is_not_read_across_a_pages_gutter():
+    """Two lists of short items side by side, between two columns of prose: each side alone
+    is no table (docling-gt's spread), so none is made of the two."""
+    from parsers.tables.gutters import lines_to_tables_within_columns
+
+    lines = _two_columns_around(_items(), "a sentence of prose runs on for some nine words")
     assert lines_to_unruled_tables(lines, em=8.0)  # read as one table, the gutter's items its columns
     ((start, end, tables, rest),) = lines_to_tables_within_columns(lines, em=8.0)
     assert tables == [] and end == 7  # the items, and the prose line before them, stay text
     kept = sorted(s.text for line in lines[start:end] for s in line.segments)
     assert sorted(s.text for line in rest for s in line.segments) == kept
+
+
+def test_a_gap_with_only_labels_beside_it_is_no_gutter():
+    """A page of tables side by side (la-precinct-bulletin: contests in columns, labels and
+    votes): no prose beside the gap, so the rows stay whole."""
+    from parsers.tables.gutters import lines_to_tables_within_columns
+
+    lines = _two_columns_around(_items(), "VOTER NOMINATED")
+    assert [tables for _, _, tables, _ in lines_to_tables_within_columns(lines, em=8.0)] == [
+        [table] for _, _, table in lines_to_unruled_tables(lines, em=8.0)
+    ]
 
 
 def test_a_tables_own_column_gap_is_no_gutter():

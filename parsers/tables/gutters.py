@@ -9,12 +9,15 @@ line up as the "columns" of one table, and the end of a question on one side (".
 witness-" / "es or suspected ...") was cut from it into that table's first row.
 
 A gutter is an x range at least `GUTTER_EM` wide that no segment of the page's body crosses,
-from the top of the page to its bottom, with text beside it on both sides outside the table,
-on at least `MIN_SIDE_LINES` lines each: a page in two columns. A table's own column gap is
-no gutter, because the text above and below a table (its caption, the paragraphs around it)
-crosses it, or stands on one side only. A table found across a gutter is looked for again on
-each side alone (`lines_to_unruled_tables` on each side's segments of its lines): what reads
-as a table there stays one, the rest flows as text. Coordinates: points, top-left origin.
+from the top of the page to its bottom, with prose beside it on both sides outside the table
+(runs of at least `PROSE_WORDS` words, on at least `MIN_SIDE_LINES` lines each): a page of
+two columns of text. A table's own column gap is no gutter: the text above and below a table
+(its caption, the paragraphs around it) crosses it, or stands on one side only; and a page
+of tables side by side (an election bulletin's contests in columns, la-precinct-bulletin)
+has no prose beside its gaps, only more labels and figures, which must stay in their rows.
+A table found across a gutter is looked for again on each side alone
+(`lines_to_unruled_tables` on each side's segments of its lines): what reads as a table
+there stays one, the rest flows as text. Coordinates: points, top-left origin.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from parsers.textlayer.chars import Segment
 
 #: A gutter is at least this wide, in em (body font size).
 GUTTER_EM = 2.0
-#: Lines outside the table with text beside the gutter, on each side, for it to be one.
+#: Lines outside the table with prose beside the gutter, on each side, for it to be one.
 MIN_SIDE_LINES = 3
+#: A run of prose holds at least this many words (a table's labels and figures hold fewer).
+PROSE_WORDS = 8
 
 #: Tables found in lines[start:end]: (start, end, the tables read there, the lines of that
 #: range that no table took; empty when one table took them all).
@@ -68,14 +73,18 @@ def page_gutters(lines: list[Line], em: float) -> list[tuple[float, float]]:
 
 
 def _splits(gap: tuple[float, float], bbox: tuple[float, float, float, float], outside: list[Line]) -> bool:
-    """Whether the gutter `gap` runs through the table's box with text beside it on both sides
+    """Whether the gutter `gap` runs through the table's box with prose beside it on both sides
     on at least `MIN_SIDE_LINES` of the lines `outside` the table."""
     x0, x1 = gap
     if not bbox[0] < x0 < x1 < bbox[2]:
         return False
-    left = sum(1 for line in outside if any(s.x1 <= x0 and s.text.strip() for s in line.segments))
-    right = sum(1 for line in outside if any(s.x0 >= x1 and s.text.strip() for s in line.segments))
+    left = sum(1 for line in outside if any(s.x1 <= x0 and _is_prose(s) for s in line.segments))
+    right = sum(1 for line in outside if any(s.x0 >= x1 and _is_prose(s) for s in line.segments))
     return left >= MIN_SIDE_LINES and right >= MIN_SIDE_LINES
+
+
+def _is_prose(segment: Segment) -> bool:
+    return len(segment.text.split()) >= PROSE_WORDS
 
 
 def _tables_beside_gutters(
