@@ -377,3 +377,17 @@ def test_a_two_page_spread_is_read_as_two_pages_not_one_table():
         assert table.bbox[2] < middle or table.bbox[0] > middle
     text = " ".join(e.text for e in document.elements)
     assert "child witnesses or suspected" in text and "member or practicing lawyer supervises" in text
+
+
+def test_a_negative_with_its_currency_sign_outside_the_bracket_is_a_number():
+    """VERIZON 2022 10-K p106: once "$" goes with the amount on its right, a row of "$(366)",
+    "$(2,309)", "$(1,055)" is a row of numbers, not a header row."""
+    from parsers.tables.grid import is_numeric, rows_to_header_count
+
+    assert is_numeric("$(2,309)") and is_numeric("(171)") and not is_numeric("(a)")
+    rows = [
+        ["Net debt related costs (1)", "$(366)", "$(2,309)"],
+        ["Other, net", "(1,706)", "(1,523)"],
+        ["", "$(2,072)", "$(3,832)"],
+    ]
+    assert rows_to_header_count(rows) == 0
