@@ -80,6 +80,23 @@ def test_header_rows_are_the_leading_rows_with_an_empty_stub():
     assert stub_header_count([["", "1", "2"], ["", "3", "4"], ["", "5", "6"]]) == 0
 
 
+def test_the_row_naming_the_columns_under_stub_empty_header_rows_is_a_header_row():
+    """GENERALMILLS 2020 10-K: "In Millions | 2020 | 2019" under "Fiscal Year", the unit in
+    the stub; and a header stacked over four lines (p77)."""
+    years = [
+        ["", "Fiscal Year", ""],
+        ["In Millions", "2020", "2019"],
+        ["Net sales", "$5.9", "$4.2"],
+        ["Total", "1", "2"],
+    ]
+    assert stub_header_count(years) == 2
+    stacked = [["", "Share-Settled", ""], ["", "Units", ""], ["", "(Thousands)", "Fair Value"], ["", "", "Grant"]]
+    stacked += [["Granted", "1,913.4", "53.27"], ["Vested", "(1,039.7)", "55.81"]]
+    assert stub_header_count(stacked) == 4
+    text = [["", "Description", "Status"], ["Project A", "Build the road", "Done"], ["Project B", "Paint", "Open"]]
+    assert stub_header_count(text) == 1  # a table of text: its first row is a body row
+
+
 def test_indent_levels_group_nearby_label_positions():
     assert stubs_to_indent_levels([19.0, 35.0, 35.5, 52.0, None, 19.2], em=8.0) == [0, 1, 1, 2, 0, 0]
 

@@ -431,18 +431,44 @@ def _cells_to_runs(cells: list[_Cell], bounds: list[tuple[float, float]]) -> lis
     return runs
 
 
+#: At most this many leading rows are a stub-empty header (`stub_header_count`).
+MAX_STUB_HEADER_ROWS = 5
+#: A year as a column header ("2020"): a number, but no amount.
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
 def stub_header_count(rows: list[list[str]]) -> int:
     """Leading rows with an empty first cell over a body whose first cells are filled are
     column headers (a statement's "52 Weeks Ended / August 29, / 2021" over row labels):
-    the stub column is blank exactly where the columns are named. Up to 3 rows; 0 when
-    the body's labels are not mostly filled (a table with no label column)."""
+    the stub column is blank exactly where the columns are named. Up to
+    `MAX_STUB_HEADER_ROWS` rows (a header stacked over 4 lines: "Share-Settled" / "Units" /
+    "(Thousands)"); 0 when the body's labels are not mostly filled (a table with no label
+    column). The row right after them is a header row too when it names every column and
+    holds no amount (`_names_columns`): its stub is the unit ("In Millions | 2020 | 2019",
+    "In Millions | Payable | Interest Rate", GENERALMILLS 2020 10-K), and read as a body row
+    the years or names of the columns were no part of the header the chunker repeats."""
     count = 0
     while count < len(rows) and not rows[count][0] and any(rows[count][1:]):
         count += 1
+    if count and count < len(rows) and _names_columns(rows[count], rows[count + 1 :]):
+        count += 1
     body = rows[count:]
-    if not 1 <= count <= 3 or len(body) < 2 or sum(1 for r in body if r[0]) < 0.8 * len(body):
+    if not 1 <= count <= MAX_STUB_HEADER_ROWS or len(body) < 2 or sum(1 for r in body if r[0]) < 0.8 * len(body):
         return 0
     return count
+
+
+def _names_columns(row: list[str], body: list[list[str]]) -> bool:
+    """Every value cell filled and none an amount (a year is a name: "2020"), over a body of
+    amounts (in a table of text, a first row of text is as likely a body row)."""
+    values = row[1:]
+    if not (row[0] and all(values)) or any(_is_amount(c) for c in values):
+        return False
+    return any(_is_amount(c) for r in body for c in r[1:])
+
+
+def _is_amount(cell: str) -> bool:
+    return is_numeric(cell) and not _YEAR.fullmatch(cell)
 
 
 def stubs_to_indent_levels(stubs: list[float | None], em: float) -> list[int]:
