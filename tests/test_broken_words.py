@@ -123,6 +123,20 @@ def test_an_entry_number_set_beside_its_second_line_reads_first_and_the_broken_w
     assert lines[1].text == "10a(iii) Term Incentive Plan (filed as"  # the input lines are left alone
 
 
+def test_a_label_after_a_line_that_ends_an_entry_stays_where_it_opens_the_next():
+    """COSTCO 2021 10-K p67: two exhibit entries in one block; "4.1" begins the second."""
+    from parsers.textlayer.blocks import region_to_blocks, segments_to_line
+
+    lines = [
+        segments_to_line([_segment(132, 551, 100, "the Bylaws of Costco Wholesale Corporation (to be effective)")]),
+        segments_to_line(
+            [_segment(96, 110, 109, "4.1"), _segment(132, 551, 109, "First Supplemental Indenture between")]
+        ),
+    ]
+    (block,) = region_to_blocks(lines, em=9.0)
+    assert block.text.startswith("the Bylaws") and "effective) 4.1 First" in block.text
+
+
 def test_a_short_first_word_of_an_indented_paragraph_is_no_label():
     from parsers.textlayer.blocks import region_to_blocks, segments_to_line
 
