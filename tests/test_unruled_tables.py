@@ -9,13 +9,8 @@ import pytest
 from conftest import BENCH, ROOT
 
 from parsers.structure.captions import table_title_of
-from parsers.tables.unruled import (
-    columns_without_sign_columns,
-    header_rows_with_broken_words_joined,
-    lines_to_unruled_tables,
-    stub_header_count,
-    stubs_to_indent_levels,
-)
+from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
+from parsers.tables.unruled import columns_without_sign_columns, lines_to_unruled_tables, stubs_to_indent_levels
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment
 
@@ -378,6 +373,15 @@ def test_generalmills_p77_grant_date_header_is_whole_and_over_its_own_column(tmp
     table = next(e for e in document.elements if e.type == "table" and "Granted" in e.text)
     assert [row[1:] for row in table.rows if row[0] == "Granted"] == [["1,913.4", "53.27", "34.2", "53.64"]]
     assert sum(row.count("Weighted-Average Grant-Date Fair Value") for row in table.rows) == 2
+
+
+def test_generalmills_p83_every_sign_run_into_an_amount_goes_to_the_amount_after_it(tmp_path):
+    """ "1,039.6 $", "777.7 $", "- $": the signs' narrow columns hold other text further down,
+    so folding them as columns left "$" cells apart; each now goes before the next cell."""
+    document = _page(tmp_path, FINANCE / "GENERALMILLS_2020_10K.pdf", 83)
+    table = next(e for e in document.elements if e.type == "table")
+    (equity,) = [[c for c in row[1:] if c] for row in table.rows if row[0] == "Equity (a)"]
+    assert equity == ["$1,039.6", "$777.7", "$-", "$1,817.3", "$1,226.2", "$664.6", "$-", "$1,890.8"]
 
 
 def test_a_two_page_spread_is_read_as_two_pages_not_one_table():

@@ -21,6 +21,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
+from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment, normalize_text
 from parsers.textlayer.text_joins import ends_in_broken_word, join_wrapped_lines
@@ -40,9 +41,10 @@ _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
 _SIGN_SPACE = re.compile(r"^([$€£¥₹])\s+(?=[\d(])")
 #: A contents entry ends in a page number: up to 4 digits, not part of an amount.
 _PAGE_NUMBER_END = re.compile(r"(?<![\d,$€£])\d{1,4}$")
-#: A currency sign ending a run after an amount ("4,272.3 $"): pdfium runs the sign of the
-#: next column's amount into this one when the gap is under 0.8 em (GENERALMILLS 2020 p77).
-_TRAILING_SIGN = re.compile(r"^(.*[\d)])\s+([$€£¥₹])$")
+#: A currency sign ending a run after an amount or a dash for nil ("4,272.3 $", "- $"):
+#: pdfium runs the sign of the next column's amount into this one when the gap is under
+#: 0.8 em (GENERALMILLS 2020 p77).
+_TRAILING_SIGN = re.compile(r"^(.*[\d)\-–—])\s+([$€£¥₹])$")
 #: Cells that are only a currency sign (printed in their own column left of the amounts).
 _CURRENCY = {"$", "€", "£", "¥", "₹", "US$", "C$", "A$"}
 #: Cells that close a number printed in the column before ("%", ")" of a negative, "%)").
@@ -224,11 +226,23 @@ def is_contents_run(run: list[Line]) -> bool:
 
 def _line_to_cells(line: Line) -> list[_Cell]:
     """A line's segments as cells, dot leaders cut out: "Net sales ....... 1,234" in one
-    segment is two cells, each given the share of the segment's width its characters take."""
-    cells = []
+    segment is two cells, each given the share of the segment's width its characters take.
+    A currency sign cut off the end of a run (`_TRAILING_SIGN`) is put before the next cell of
+    the line, which keeps its own x range ("4,272.3 $" + "53.87" -> "4,272.3", "$53.87"): the
+    sign's column may hold other text further down, so folding it as a column
+    (`columns_without_sign_columns`) would leave it apart."""
+    cells: list[_Cell] = []
     for segment in line.segments:
         cells.extend(_segment_to_cells(segment))
-    return cells
+    if not any(cell.split_sign for cell in cells):
+        return cells
+    joined: list[_Cell] = []
+    for cell in cells:
+        if joined and joined[-1].split_sign:
+            joined[-1] = _Cell(f"{joined[-1].text}{cell.text}", cell.x0, cell.x1, split_sign=cell.split_sign)
+        else:
+            joined.append(cell)
+    return joined
 
 
 def _segment_to_cells(segment: Segment) -> list[_Cell]:
@@ -389,86 +403,12 @@ def rows_with_wrapped_labels_joined(
     return rows, xs
 
 
-def header_rows_with_broken_words_joined(
-    grid: list[list[str]], runs: list[list[int]]
-) -> tuple[list[list[str]], list[int]]:
-    """A column header broken by a line-end hyphen is one cell: in the leading rows that hold
-    no number (a header stacked over lines: "Constant-" / "Currency" / "Growth (a)"), a cell
-    ending in a broken word (`ends_in_broken_word`) is joined to the cell below it in its
-    column (`join_wrapped_lines`: "Constant-" + "Currency" -> "Constant-Currency", as
-    printed), which takes the joined text: financial headers are stacked to the bottom, so
-    the rest of the column's header stays in the rows beside the other columns' lines. Both
-    cells must be one run of words each (`runs[r][k]`, `_cells_to_runs`): two runs in one
-    cell are columns the bounds merged, whose lines are no one header. Returns the grid
-    without the rows left empty, and the indexes of the input rows kept; the input is left
-    alone.
-
-    Why: each header line is a row of the grid, so the word was cut across two header rows
-    and a question about "constant-currency growth" found neither half."""
-    zone = 0
-    while zone < len(grid) - 1 and not any(is_numeric(cell) for cell in grid[zone]):
-        zone += 1
-    head = [list(row) for row in grid[:zone]]
-    emptied = set()
-    for r in range(zone - 1):
-        for k, cell in enumerate(head[r]):
-            below = head[r + 1][k]
-            if cell and below and ends_in_broken_word(cell) and runs[r][k] == 1 and runs[r + 1][k] == 1:
-                head[r + 1][k] = join_wrapped_lines([cell, below])
-                head[r][k] = ""
-                emptied.add(r)
-    if not emptied:
-        return grid, list(range(len(grid)))
-    kept = [r for r in range(len(grid)) if r >= zone or r not in emptied or any(head[r])]
-    return [head[r] if r < zone else grid[r] for r in kept], kept
-
-
 def _cells_to_runs(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[int]:
     """How many of a line's cells go to each column, placed as `_cells_to_row` places them."""
     runs = [0] * len(bounds)
     for cell in cells:
         runs[_column_of(cell, bounds)] += 1
     return runs
-
-
-#: At most this many leading rows are a stub-empty header (`stub_header_count`).
-MAX_STUB_HEADER_ROWS = 5
-#: A year as a column header ("2020"): a number, but no amount.
-_YEAR = re.compile(r"(?:19|20)\d\d")
-
-
-def stub_header_count(rows: list[list[str]]) -> int:
-    """Leading rows with an empty first cell over a body whose first cells are filled are
-    column headers (a statement's "52 Weeks Ended / August 29, / 2021" over row labels):
-    the stub column is blank exactly where the columns are named. Up to
-    `MAX_STUB_HEADER_ROWS` rows (a header stacked over 4 lines: "Share-Settled" / "Units" /
-    "(Thousands)"); 0 when the body's labels are not mostly filled (a table with no label
-    column). The row right after them is a header row too when it names every column and
-    holds no amount (`_names_columns`): its stub is the unit ("In Millions | 2020 | 2019",
-    "In Millions | Payable | Interest Rate", GENERALMILLS 2020 10-K), and read as a body row
-    the years or names of the columns were no part of the header the chunker repeats."""
-    count = 0
-    while count < len(rows) and not rows[count][0] and any(rows[count][1:]):
-        count += 1
-    if count and count < len(rows) and _names_columns(rows[count], rows[count + 1 :]):
-        count += 1
-    body = rows[count:]
-    if not 1 <= count <= MAX_STUB_HEADER_ROWS or len(body) < 2 or sum(1 for r in body if r[0]) < 0.8 * len(body):
-        return 0
-    return count
-
-
-def _names_columns(row: list[str], body: list[list[str]]) -> bool:
-    """Every value cell filled and none an amount (a year is a name: "2020"), over a body of
-    amounts (in a table of text, a first row of text is as likely a body row)."""
-    values = row[1:]
-    if not (row[0] and all(values)) or any(_is_amount(c) for c in values):
-        return False
-    return any(_is_amount(c) for r in body for c in r[1:])
-
-
-def _is_amount(cell: str) -> bool:
-    return is_numeric(cell) and not _YEAR.fullmatch(cell)
 
 
 def stubs_to_indent_levels(stubs: list[float | None], em: float) -> list[int]:
