@@ -130,3 +130,61 @@ def test_a_weight_switch_after_a_broken_word_is_no_new_paragraph(tmp_path):
     (regular) were cut into two paragraphs at the weight switch, mid-word."""
     texts = _texts(_one_page(BENCH / "financebench-dev" / "COSTCO_2021_10K.pdf", 63, tmp_path))
     assert any("Costco Wholesale Corp. (Case No. 19-2-15514-1). In light of the dismissal" in t for t in texts)
+
+
+def _segment(x0, x1, top, text):
+    from parsers.textlayer.chars import Segment
+
+    return Segment(text=text, x0=x0, top=top, x1=x1, bottom=top + 9, size=9, bold=0.0, font="F", chars=len(text))
+
+
+def test_an_entry_number_set_beside_its_second_line_reads_first_and_the_broken_word_is_whole():
+    """VERIZON 2022 10-K p111: an exhibit's number is centred beside the second of its lines,
+    so it was read into the middle of the entry ("... Inc. Long-10a(iii) Term Incentive")."""
+    from parsers.textlayer.blocks import region_to_blocks, segments_to_line
+
+    lines = [
+        segments_to_line([_segment(132, 551, 564, "Form of 2020 Restricted Stock Unit Agreement, Inc. Long-")]),
+        segments_to_line(
+            [_segment(96, 123, 573, "10a(iii)"), _segment(132, 551, 573, "Term Incentive Plan (filed as")]
+        ),
+        segments_to_line([_segment(132, 275, 582, "incorporated herein by reference).")]),
+    ]
+    (block,) = region_to_blocks(lines, em=9.0)
+    assert block.text == (
+        "10a(iii) Form of 2020 Restricted Stock Unit Agreement, Inc. Long-Term Incentive Plan (filed as"
+        " incorporated herein by reference)."
+    )
+    assert lines[1].text == "10a(iii) Term Incentive Plan (filed as"  # the input lines are left alone
+
+
+def test_a_label_after_a_line_that_ends_an_entry_stays_where_it_opens_the_next():
+    """COSTCO 2021 10-K p67: two exhibit entries in one block; "4.1" begins the second."""
+    from parsers.textlayer.blocks import region_to_blocks, segments_to_line
+
+    lines = [
+        segments_to_line([_segment(132, 551, 100, "the Bylaws of Costco Wholesale Corporation (to be effective)")]),
+        segments_to_line(
+            [_segment(96, 110, 109, "4.1"), _segment(132, 551, 109, "First Supplemental Indenture between")]
+        ),
+    ]
+    (block,) = region_to_blocks(lines, em=9.0)
+    assert block.text.startswith("the Bylaws") and "effective) 4.1 First" in block.text
+
+
+def test_a_short_first_word_of_an_indented_paragraph_is_no_label():
+    from parsers.textlayer.blocks import region_to_blocks, segments_to_line
+
+    lines = [
+        segments_to_line([_segment(54, 551, 100, "An indented first line of a paragraph that goes on")]),
+        segments_to_line([_segment(36, 551, 109, "and on to the right edge of the page, then stops.")]),
+    ]
+    (block,) = region_to_blocks(lines, em=9.0)
+    assert block.text.startswith("An indented first line")
+
+
+@pytest.mark.slow
+def test_exhibit_numbers_beside_their_second_line_keep_long_term_whole(tmp_path):
+    text = "\n".join(_texts(_one_page(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 111, tmp_path)))
+    assert "Long-10a" not in text and text.count("Long-Term Incentive Plan") >= 7
+    assert "10a(iii) Form of 2020 Restricted Stock Unit Agreement" in text

@@ -138,3 +138,24 @@ def test_orphans_keep_the_spaces_drawn_between_them():
     rows, _ = grid_to_rows(grid, chars, orphans)
     assert rows[-1][-1] == "U코드 일부"
     assert grid_to_orphans(grid, [Char(" ", 250, 112, 253, 119, 9.5, False, "F", False, True)]) == {}
+
+
+def test_a_grid_whose_one_cell_holds_a_table_of_figures_is_rejected():
+    """GENERALMILLS 2020 10-K p20: boxes filled behind the "$" column and a few labels made a
+    grid whose one cell held every figure, rows by columns ("17,626.6 5 % 2,953.9 17 % ...").
+    A cell with numbers standing apart on two or more lines hides columns; a lone "$" beside
+    an amount, one line of two numbers, or text runs apart, do not."""
+    from parsers.tables.cells import grid_hides_columns
+
+    grid = [[(100, 100, 150, 140), (150, 100, 350, 140)]]
+    figures = _word("Net", 105, 105) + _word("17.6", 160, 105) + _word("5 %", 260, 105)
+    figures += _word("Op", 105, 125) + _word("2.9", 160, 125) + _word("17 %", 260, 125)
+    assert grid_hides_columns(grid, figures)
+    signs = _word("Net", 105, 105) + _word("$", 160, 105) + _word("17.6", 260, 105)
+    signs += _word("Op", 105, 125) + _word("$", 160, 125) + _word("2.9", 260, 125)
+    assert not grid_hides_columns(grid, signs)
+    one_line = _word("Net", 105, 105) + _word("17.6", 160, 105) + _word("5 %", 260, 105) + _word("2.9", 160, 125)
+    assert not grid_hides_columns(grid, one_line)
+    bullets = _word("Net", 105, 105) + _word("o", 160, 105) + _word("Build a budget", 200, 105)
+    bullets += _word("Op", 105, 125) + _word("o", 160, 125) + _word("Find partners", 200, 125)
+    assert not grid_hides_columns(grid, bullets)  # chelsea_pdta p26: items in a cell are no columns

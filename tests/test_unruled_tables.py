@@ -9,12 +9,8 @@ import pytest
 from conftest import BENCH, ROOT
 
 from parsers.structure.captions import table_title_of
-from parsers.tables.unruled import (
-    columns_without_sign_columns,
-    lines_to_unruled_tables,
-    stub_header_count,
-    stubs_to_indent_levels,
-)
+from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
+from parsers.tables.unruled import columns_without_sign_columns, lines_to_unruled_tables, stubs_to_indent_levels
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment
 
@@ -77,6 +73,23 @@ def test_header_rows_are_the_leading_rows_with_an_empty_stub():
     rows += [["Net sales", "$192,052", "$163,220"], ["Membership fees", "3,877", "3,541"], ["Total", "1", "2"]]
     assert stub_header_count(rows) == 3
     assert stub_header_count([["", "1", "2"], ["", "3", "4"], ["", "5", "6"]]) == 0
+
+
+def test_the_row_naming_the_columns_under_stub_empty_header_rows_is_a_header_row():
+    """GENERALMILLS 2020 10-K: "In Millions | 2020 | 2019" under "Fiscal Year", the unit in
+    the stub; and a header stacked over four lines (p77)."""
+    years = [
+        ["", "Fiscal Year", ""],
+        ["In Millions", "2020", "2019"],
+        ["Net sales", "$5.9", "$4.2"],
+        ["Total", "1", "2"],
+    ]
+    assert stub_header_count(years) == 2
+    stacked = [["", "Share-Settled", ""], ["", "Units", ""], ["", "(Thousands)", "Fair Value"], ["", "", "Grant"]]
+    stacked += [["Granted", "1,913.4", "53.27"], ["Vested", "(1,039.7)", "55.81"]]
+    assert stub_header_count(stacked) == 4
+    text = [["", "Description", "Status"], ["Project A", "Build the road", "Done"], ["Project B", "Paint", "Open"]]
+    assert stub_header_count(text) == 1  # a table of text: its first row is a body row
 
 
 def test_indent_levels_group_nearby_label_positions():
@@ -243,3 +256,159 @@ def test_tables_at_the_edge_of_the_long_cell_test_are_still_tables():
     hyphenated = "Mem\u00adber\u00adship fees and re\u00adnewals"
     run = [_line(100 + 11 * k, (20, 140, hyphenated), (180, 300, hyphenated), (340, 460, hyphenated)) for k in range(4)]
     assert lines_to_unruled_tables(run, em=8.0)
+
+
+# --- words broken across header lines, signs run into the next column, spreads (issue 12) ---
+
+
+def test_a_header_word_broken_over_two_lines_is_one_cell_where_the_stack_ends():
+    grid = [
+        ["", "", "", "Constant-"],
+        ["", "In millions,", "Percent of Net", "Currency"],
+        ["Fiscal 2020", "except per share", "Sales", "Growth (a)"],
+        ["Net sales", "$17,626.6", "", ""],
+    ]
+    runs = [[1 if cell else 0 for cell in row] for row in grid]
+    joined, kept = header_rows_with_broken_words_joined(grid, runs)
+    assert joined[0] == ["", "In millions,", "Percent of Net", "Constant-Currency"]
+    assert joined[1][3] == "Growth (a)" and kept == [1, 2, 3]  # the emptied first row is dropped
+    assert grid[0][3] == "Constant-"  # the input is left alone
+
+
+def test_a_broken_header_word_is_not_joined_across_columns_the_bounds_merged():
+    grid = [["", "Share-Settled Weighted-"], ["", "Units Average Grant-"], ["Granted", "1,913.4 53.27"]]
+    runs = [[0, 2], [0, 2], [1, 2]]
+    assert header_rows_with_broken_words_joined(grid, runs) == (grid, [0, 1, 2])
+
+
+def test_a_currency_sign_run_into_the_amount_before_it_goes_to_the_amount_after_it():
+    """GENERALMILLS 2020 10-K p77: pdfium reads "4,272.3 $" as one run (the gap is under 0.8
+    em); the sign's column and the next column's header ("Date Fair Value") then left no gap,
+    so two columns of figures were one ("4,272.3 $ 53.87")."""
+    run = [_line(100, (200, 240, "Units"), (262, 320, "Date Fair Value"))]
+    run += [
+        _line(112 + 12 * k, (20, 90, f"Row {k}"), (200, 259, f"{k},272.3 $"), (300, 320, "53.87")) for k in range(3)
+    ]
+    ((_, _, table),) = lines_to_unruled_tables(run, em=10.0)
+    assert [row[1:] for row in table.rows[1:]] == [["0,272.3", "$53.87"], ["1,272.3", "$53.87"], ["2,272.3", "$53.87"]]
+
+
+def _two_columns_around(items: list[Line], words: str) -> list[Line]:
+    """`items` between three lines above and three below, each a run of `words` left of x 200
+    and one right of x 400."""
+    above = [_line(20 + 12 * k, (20, 200, words), (400, 580, words)) for k in range(3)]
+    below = [_line(120 + 12 * k, (20, 200, words), (400, 580, words)) for k in range(3)]
+    return above + items + below
+
+
+def _items() -> list[Line]:
+    return [
+        _line(60 + 12 * k, (20, 30, "o"), (40, 150, f"Yes, at level {k}"), (400, 410, "o"), (420, 500, "No"))
+        for k in range(4)
+    ]
+
+
+def test_a_table_is_not_read_across_a_pages_gutter():
+    """Two lists of short items side by side, between two columns of prose: each side alone
+    is no table (docling-gt's spread), so none is made of the two."""
+    from parsers.tables.gutters import lines_to_tables_within_columns
+
+    lines = _two_columns_around(_items(), "a sentence of prose runs on for some nine words")
+    assert lines_to_unruled_tables(lines, em=8.0)  # read as one table, the gutter's items its columns
+    ((start, end, tables, rest),) = lines_to_tables_within_columns(lines, em=8.0)
+    assert tables == [] and end == 7  # the items, and the prose line before them, stay text
+    kept = sorted(s.text for line in lines[start:end] for s in line.segments)
+    assert sorted(s.text for line in rest for s in line.segments) == kept
+
+
+def test_a_gap_with_only_labels_beside_it_is_no_gutter():
+    """A page of tables side by side (la-precinct-bulletin: contests in columns, labels and
+    votes): no prose beside the gap, so the rows stay whole."""
+    from parsers.tables.gutters import lines_to_tables_within_columns
+
+    lines = _two_columns_around(_items(), "VOTER NOMINATED")
+    assert [tables for _, _, tables, _ in lines_to_tables_within_columns(lines, em=8.0)] == [
+        [table] for _, _, table in lines_to_unruled_tables(lines, em=8.0)
+    ]
+
+
+def test_a_tables_own_column_gap_is_no_gutter():
+    """Paragraphs above and below cross the table's gap: the table stays whole."""
+    from parsers.tables.gutters import lines_to_tables_within_columns
+
+    prose = [_line(20 + 12 * k, (20, 580, "a paragraph across the page")) for k in range(3)]
+    rows = [_line(60 + 12 * k, (20, 150, f"Label {k}"), (400, 450, f"{k},234")) for k in range(4)]
+    ((_, _, tables, rest),) = lines_to_tables_within_columns(prose + rows + prose, em=8.0)
+    assert len(tables) == 1 and rest == []
+
+
+def _page(tmp_path, source, page):
+    pdfium = pytest.importorskip("pypdfium2")
+    if not source.exists():
+        pytest.skip(f"{source} not available")
+    out = tmp_path / f"{source.stem}-p{page}.pdf"
+    new = pdfium.PdfDocument.new()
+    new.import_pages(pdfium.PdfDocument(str(source)), [page - 1])
+    new.save(str(out))
+    from parsers import parse_pdf
+
+    return parse_pdf(out, {"ocr": {"mode": "never"}})
+
+
+def test_generalmills_p20_constant_currency_is_the_tables_column_header(tmp_path):
+    """White boxes behind the "$" and "%" columns were taken for a ruled grid whose one cell
+    held every figure; the header lines above became titles ("Constant-" alone)."""
+    document = _page(tmp_path, FINANCE / "GENERALMILLS_2020_10K.pdf", 20)
+    assert not any(e.type == "title" and "Constant" in e.text for e in document.elements)
+    table = next(e for e in document.elements if e.type == "table")
+    header = [cell for row in table.rows[: table.header_rows] for cell in row]
+    assert "Constant-Currency" in header and "Growth (a)" in header
+    rows = {row[0]: row[1:] for row in table.rows}
+    assert rows["Net sales"][:2] == ["$17,626.6", "5 %"]
+    assert rows["Adjusted operating profit (a)"] == ["3,058.0", "7 %", "17.3 %", "7 %"]
+
+
+def test_generalmills_p77_grant_date_header_is_whole_and_over_its_own_column(tmp_path):
+    document = _page(tmp_path, FINANCE / "GENERALMILLS_2020_10K.pdf", 77)
+    table = next(e for e in document.elements if e.type == "table" and "Granted" in e.text)
+    assert [row[1:] for row in table.rows if row[0] == "Granted"] == [["1,913.4", "53.27", "34.2", "53.64"]]
+    assert sum(row.count("Weighted-Average Grant-Date Fair Value") for row in table.rows) == 2
+
+
+def test_generalmills_p83_every_sign_run_into_an_amount_goes_to_the_amount_after_it(tmp_path):
+    """ "1,039.6 $", "777.7 $", "- $": the signs' narrow columns hold other text further down,
+    so folding them as columns left "$" cells apart; each now goes before the next cell."""
+    document = _page(tmp_path, FINANCE / "GENERALMILLS_2020_10K.pdf", 83)
+    table = next(e for e in document.elements if e.type == "table")
+    (equity,) = [[c for c in row[1:] if c] for row in table.rows if row[0] == "Equity (a)"]
+    assert equity == ["$1,039.6", "$777.7", "$-", "$1,817.3", "$1,226.2", "$664.6", "$-", "$1,890.8"]
+
+
+def test_a_two_page_spread_is_read_as_two_pages_not_one_table():
+    """docling-gt table_mislabeled_as_picture.pdf: a spread whose two pages' answer lists
+    lined up as one table; "witness-" / "es" and "practic-" / "ing" were cut into it."""
+    source = BENCH / "docling-gt" / "table_mislabeled_as_picture.pdf"
+    if not source.exists():
+        pytest.skip(f"{source} not available")
+    from parsers import parse_pdf
+
+    document = parse_pdf(source, {"ocr": {"mode": "never"}})
+    middle = 612.0  # the spread's fold
+    for table in (e for e in document.elements if e.type == "table"):
+        assert table.bbox[2] < middle or table.bbox[0] > middle
+    text = " ".join(e.text for e in document.elements)
+    assert "child witnesses or suspected" in text and "member or practicing lawyer supervises" in text
+
+
+def test_a_negative_with_its_currency_sign_outside_the_bracket_is_a_number():
+    """VERIZON 2022 10-K p106: once "$" goes with the amount on its right, a row of "$(366)",
+    "$(2,309)", "$(1,055)" is a row of numbers, not a header row."""
+    from parsers.tables.grid import is_numeric, rows_to_header_count
+
+    assert is_numeric("$(2,309)") and is_numeric("(171)") and not is_numeric("(a)")
+    rows = [
+        ["Net debt related costs (1)", "$(366)", "$(2,309)"],
+        ["Other, net", "(1,706)", "(1,523)"],
+        ["", "$(2,072)", "$(3,832)"],
+    ]
+    assert rows_to_header_count(rows) == 0

@@ -345,6 +345,34 @@ def grid_is_drawing(grid: list[list[Box | None]], chars: list[Char]) -> bool:
     return filled < 0.2 or (cuts >= 1 and filled < 0.3)
 
 
+def grid_hides_columns(grid: list[list[Box | None]], chars: list[Char]) -> bool:
+    """True when one cell of the grid holds a table of figures the grid does not draw: on two
+    or more of its text lines, two or more numbers standing apart (runs that
+    `chars.chars_to_segments` breaks at gaps over 0.8 em, each `is_numeric`: a lone "$" or
+    "%" is none). Only cells one grid column wide: a cell spanning columns is dealt into them
+    (`segments_to_columns`). Text runs apart in a cell (a bullet and its item, chelsea_pdta's
+    action plans) are no columns.
+
+    Why: rectangles filled behind a few cells (GENERALMILLS 2020 10-K p20: white boxes behind
+    the "$" and "%" columns and three row labels) make a "grid" whose one cell holds every
+    figure of the table, four columns by seven rows; read as a table, "17,626.6 5 % 2,953.9
+    17 % ..." was one cell and every row label lost its figures. A ruled table keeps its
+    columns in its cells; such a grid is rejected, and its text goes to the unruled pass,
+    which reads the columns from the words' alignment."""
+    bounds = grid_to_column_bounds(grid)
+    starts = [x0 for x0, _ in bounds]
+    for (r, j), held in grid_to_owned_chars(grid, chars).items():
+        x0, _, x1, _ = grid[r][j]
+        first = min(range(len(starts)), key=lambda k: abs(starts[k] - x0))
+        if sum(1 for k in range(first, len(bounds)) if bounds[k][0] < x1 - 1) > 1:
+            continue
+        lines = segments_to_lines(chars_to_segments(sorted(held, key=_reading_key)))
+        apart = [line for line in lines if sum(1 for s in line.segments if is_numeric(s.text.strip())) >= 2]
+        if len(apart) >= 2:
+            return True
+    return False
+
+
 def grid_shows_columns(grid: list[list[Box | None]]) -> bool:
     """At least two rows of the grid are divided into two or more cells. Boxes drawn around
     each line of a paragraph (a highlight, VERIZON_2022 p7 and p23) make a "grid" whose rows

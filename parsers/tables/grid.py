@@ -17,10 +17,13 @@ class TableFound:
     row_indents: list[int] = field(default_factory=list)
 
 
-_NUMERIC = re.compile(r"^[\s(\-–+]*[$€£₹¥]?\s*[\d.,]+\s*%?\)?[*]?$")
+_NUMERIC = re.compile(r"^[\s(\-–+]*[$€£₹¥]?[\s(\-–+]*[\d.,]+\s*%?\)?[*]?$")
 
 
 def is_numeric(cell: str) -> bool:
+    """An amount, a count or a percentage: "1,234", "(171)", "-3.5 %", "$17,626.6", and a
+    negative with its sign outside the bracket, "$(2,309)" (as `unruled.columns_without_sign_columns`
+    folds "$" into "(2,309)")."""
     return bool(cell) and bool(_NUMERIC.match(cell))
 
 

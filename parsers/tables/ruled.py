@@ -172,6 +172,7 @@ def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[T
     reaches a cell: one no cell holds fills the grid position it falls in, and a grid
     whose such characters do not read as cells is rejected (`cells.grid_to_orphans`)."""
     from parsers.tables.cells import (
+        grid_hides_columns,
         grid_is_drawing,
         grid_shows_columns,
         grid_to_orphans,
@@ -188,7 +189,7 @@ def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[T
             continue
         segments = chars_to_segments(chars) if segments is None else segments
         orphans = grid_to_orphans(grid, chars, spilled_chars(bbox, segments, chars))
-        if not orphans_fit_grid(orphans):
+        if not orphans_fit_grid(orphans) or grid_hides_columns(grid, chars):
             continue
         rows, bold = grid_to_rows(grid, chars, orphans)
         kept = [(row, flags) for row, flags in zip(rows, bold) if any(row)]

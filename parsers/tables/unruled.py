@@ -21,6 +21,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
+from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment, normalize_text
 from parsers.textlayer.text_joins import ends_in_broken_word, join_wrapped_lines
@@ -40,6 +41,10 @@ _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
 _SIGN_SPACE = re.compile(r"^([$€£¥₹])\s+(?=[\d(])")
 #: A contents entry ends in a page number: up to 4 digits, not part of an amount.
 _PAGE_NUMBER_END = re.compile(r"(?<![\d,$€£])\d{1,4}$")
+#: A currency sign ending a run after an amount or a dash for nil ("4,272.3 $", "- $"):
+#: pdfium runs the sign of the next column's amount into this one when the gap is under
+#: 0.8 em (GENERALMILLS 2020 p77).
+_TRAILING_SIGN = re.compile(r"^(.*[\d)\-–—])\s+([$€£¥₹])$")
 #: Cells that are only a currency sign (printed in their own column left of the amounts).
 _CURRENCY = {"$", "€", "£", "¥", "₹", "US$", "C$", "A$"}
 #: Cells that close a number printed in the column before ("%", ")" of a negative, "%)").
@@ -49,11 +54,14 @@ _CLOSERS = {"%", ")", "%)", "pts", "bps", "x"}
 @dataclass(slots=True)
 class _Cell:
     """One run of words of a table line, with its x range in points (top-left origin).
-    `surely_long`: `_is_surely_long(text)`, kept because a line is in many candidate runs."""
+    `surely_long`: `_is_surely_long(text)`, kept because a line is in many candidate runs.
+    `split_sign`: a currency sign cut off the end of its run (`_TRAILING_SIGN`); it counts
+    for no column's extent, so the gap it sits in is seen (`cells_to_column_bounds`)."""
 
     text: str
     x0: float
     x1: float
+    split_sign: bool = False
     surely_long: bool = field(init=False)
 
     def __post_init__(self) -> None:
@@ -161,7 +169,9 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
     if len(bounds) == 2 and not any(is_numeric(r[1]) for r in grid):
         return None
     stubs = [min(c.x0 for c in cells) if row[0] and cells else None for cells, row in zip(line_cells, grid)]
-    rows, stubs = rows_with_wrapped_labels_joined(grid, stubs, [line.top for line in run])
+    grid, kept = header_rows_with_broken_words_joined(grid, [_cells_to_runs(cells, bounds) for cells in line_cells])
+    stubs = [stubs[r] for r in kept]
+    rows, stubs = rows_with_wrapped_labels_joined(grid, stubs, [run[r].top for r in kept])
     header = max(rows_to_header_count(rows, run[0].bold >= 0.8 > run[-1].bold), stub_header_count(rows))
     bbox = (min(l.x0 for l in run), min(l.top for l in run), max(l.x1 for l in run), max(l.bottom for l in run))
     return TableFound(
@@ -216,15 +226,39 @@ def is_contents_run(run: list[Line]) -> bool:
 
 def _line_to_cells(line: Line) -> list[_Cell]:
     """A line's segments as cells, dot leaders cut out: "Net sales ....... 1,234" in one
-    segment is two cells, each given the share of the segment's width its characters take."""
-    cells = []
+    segment is two cells, each given the share of the segment's width its characters take.
+    A currency sign cut off the end of a run (`_TRAILING_SIGN`) is put before the next cell of
+    the line, which keeps its own x range ("4,272.3 $" + "53.87" -> "4,272.3", "$53.87"): the
+    sign's column may hold other text further down, so folding it as a column
+    (`columns_without_sign_columns`) would leave it apart."""
+    cells: list[_Cell] = []
     for segment in line.segments:
         cells.extend(_segment_to_cells(segment))
-    return cells
+    if not any(cell.split_sign for cell in cells):
+        return cells
+    joined: list[_Cell] = []
+    for cell in cells:
+        if joined and joined[-1].split_sign:
+            joined[-1] = _Cell(f"{joined[-1].text}{cell.text}", cell.x0, cell.x1, split_sign=cell.split_sign)
+        else:
+            joined.append(cell)
+    return joined
 
 
 def _segment_to_cells(segment: Segment) -> list[_Cell]:
+    """A segment's cells: dot leaders cut out, and a currency sign ending it after an amount
+    set apart as a cell of its own (`_TRAILING_SIGN`), so that the sign goes with the amount on
+    its right (`columns_without_sign_columns`) and its column gap is seen. Cell x ranges are
+    the share of the segment's width their characters take."""
     text = segment.text
+    trailing = _TRAILING_SIGN.match(text.strip())
+    if trailing:
+        per_char = segment.width / max(len(text), 1)
+        split = segment.x1 - per_char * len(trailing.group(2))
+        return [
+            _Cell(trailing.group(1), segment.x0, segment.x0 + per_char * len(trailing.group(1))),
+            _Cell(trailing.group(2), split, segment.x1, split_sign=True),
+        ]
     if not _LEADER.search(text):
         return [_Cell(text, segment.x0, segment.x1)] if text.strip() else []
     per_char = segment.width / max(len(text), 1)
@@ -253,6 +287,8 @@ def cells_to_column_bounds(line_cells: list[list[_Cell]], em: float) -> list[tup
     for cells in multi:
         covered = set()
         for cell in cells:
+            if cell.split_sign:
+                continue
             covered.update(range(int(cell.x0) - left, int(cell.x1) - left + 1))
         for x in covered:
             coverage[x] += 1
@@ -297,13 +333,18 @@ def _cells_to_row(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list
     first of the columns it covers equally; a cell in a gap to the nearest column)."""
     row = [""] * len(bounds)
     for cell in cells:
-        overlaps = [min(cell.x1, x1) - max(cell.x0, x0) for x0, x1 in bounds]
-        best = max(range(len(bounds)), key=lambda k: (overlaps[k], -k))
-        if overlaps[best] <= 0:
-            middle = (cell.x0 + cell.x1) / 2
-            best = min(range(len(bounds)), key=lambda k: min(abs(middle - bounds[k][0]), abs(middle - bounds[k][1])))
+        best = _column_of(cell, bounds)
         row[best] = f"{row[best]} {cell.text}".strip()
     return [_SIGN_SPACE.sub(r"\1", normalize_text(c)) for c in row]
+
+
+def _column_of(cell: _Cell, bounds: list[tuple[float, float]]) -> int:
+    overlaps = [min(cell.x1, x1) - max(cell.x0, x0) for x0, x1 in bounds]
+    best = max(range(len(bounds)), key=lambda k: (overlaps[k], -k))
+    if overlaps[best] <= 0:
+        middle = (cell.x0 + cell.x1) / 2
+        best = min(range(len(bounds)), key=lambda k: min(abs(middle - bounds[k][0]), abs(middle - bounds[k][1])))
+    return best
 
 
 def columns_without_sign_columns(
@@ -362,18 +403,12 @@ def rows_with_wrapped_labels_joined(
     return rows, xs
 
 
-def stub_header_count(rows: list[list[str]]) -> int:
-    """Leading rows with an empty first cell over a body whose first cells are filled are
-    column headers (a statement's "52 Weeks Ended / August 29, / 2021" over row labels):
-    the stub column is blank exactly where the columns are named. Up to 3 rows; 0 when
-    the body's labels are not mostly filled (a table with no label column)."""
-    count = 0
-    while count < len(rows) and not rows[count][0] and any(rows[count][1:]):
-        count += 1
-    body = rows[count:]
-    if not 1 <= count <= 3 or len(body) < 2 or sum(1 for r in body if r[0]) < 0.8 * len(body):
-        return 0
-    return count
+def _cells_to_runs(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[int]:
+    """How many of a line's cells go to each column, placed as `_cells_to_row` places them."""
+    runs = [0] * len(bounds)
+    for cell in cells:
+        runs[_column_of(cell, bounds)] += 1
+    return runs
 
 
 def stubs_to_indent_levels(stubs: list[float | None], em: float) -> list[int]:

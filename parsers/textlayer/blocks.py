@@ -435,7 +435,50 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
         if starts_item and len(blocks[-1].lines) == 1:
             match = LIST_MARKER.match(line.text)
             blocks[-1].tag["item_x"] = _item_text_x(line, match.end())
-    return blocks
+    return [block_with_hanging_label_first(block, em) for block in blocks]
+
+
+#: A hanging label is one word of at most this many characters ("10a(iii)", "4.2*").
+_LABEL_CHARS = 12
+#: A line that ends an entry: the next line may begin the next entry, with its own label.
+_ENTRY_END = (".", ")", ";", ":")
+
+
+def block_with_hanging_label_first(block: Block, em: float) -> Block:
+    """The block with a label that hangs beside one of its later lines moved to the start of
+    its first line; the block itself when it has none (the common case).
+
+    A hanging label is the first segment of a line after the first: one word of at most
+    `_LABEL_CHARS` characters with a letter or digit, ending at least 0.5 em left of where
+    every other line of the block starts, the rest of its line starting there (within 1 pt).
+    It is moved only when the line before it goes on (no `_ENTRY_END` at its end: else the
+    label may open the next entry of a block holding two) and the first line is text (3 or
+    more words with letters; a label beside figures stays where it is). Exhibit indexes set
+    an entry's number centred beside its description (VERIZON 2022 10-K p111: "10a(iii)"
+    beside the second of three lines), so it was read into the middle of the text, and a word
+    broken at the first line's end was not rejoined ("... Inc. Long-10a(iii) Term Incentive
+    Plan"). The label names the entry: it reads first."""
+    lines = block.lines
+    for k in range(1, len(lines)):
+        line = lines[k]
+        if len(line.segments) < 2:
+            continue
+        label, rest = line.segments[0], line.segments[1:]
+        text_x0 = min(other.x0 for i, other in enumerate(lines) if i != k)
+        if (
+            len(label.text) > _LABEL_CHARS
+            or len(label.text.split()) != 1
+            or not any(c.isalnum() for c in label.text)
+            or label.x1 > text_x0 - 0.5 * em
+            or abs(rest[0].x0 - text_x0) > 1
+            or lines[k - 1].text.rstrip().endswith(_ENTRY_END)
+            or sum(1 for word in lines[0].text.split() if any(c.isalpha() for c in word)) < 3
+        ):
+            continue
+        first = segments_to_line([label, *lines[0].segments])
+        moved = [first, *lines[1:k], segments_to_line(rest), *lines[k + 1 :]]
+        return Block(moved, kind=block.kind, tag=dict(block.tag), figure=block.figure)
+    return block
 
 
 def _item_text_x(line: Line, marker_end: int) -> float:

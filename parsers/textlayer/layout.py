@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 
 from ingest.contracts.elements import DroppedText, DropReason
 from parsers.tables.grid import TableFound
+from parsers.tables.gutters import lines_to_tables_within_columns
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
-from parsers.tables.unruled import lines_to_unruled_tables, table_to_segment
+from parsers.tables.unruled import table_to_segment
 from parsers.textlayer.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments
 from parsers.textlayer.conservation import segments_to_char_count, segments_to_dropped
@@ -183,9 +184,9 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
     figures, segments = segments_to_figures(segments, boxes)
     lines = segments_to_lines(segments)
     if detect_tables:
-        for start, end, table in reversed(lines_to_unruled_tables(lines, em)):
-            tables.append(table)
-            del lines[start:end]
+        for start, end, found, rest in reversed(lines_to_tables_within_columns(lines, em)):
+            tables.extend(found)
+            lines[start:end] = rest
     placeholders = [table_to_segment(t, em) for t in tables] + [_figure_to_segment(f, em) for f in figures]
     if placeholders:
         # Tables and figures take part in reading order as one segment each: group again.
