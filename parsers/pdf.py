@@ -192,8 +192,8 @@ def parse_pdf(
             path, elements, pages, sorted(ocr_wanted), settings, warnings, counter.ocr_page_read if counter else None
         )
         elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
-    elements, repeated_headers, held_twice = merge_continued_tables(elements)
-    pages = pages_with_drops(pages, repeated_headers, held_twice)
+    elements, repeated_headers = merge_continued_tables(elements)
+    pages = pages_with_drops(pages, repeated_headers)
     elements = merge_continued_paragraphs(elements)
     elements = elements_with_spellings(elements, words_to_spellings(printed), set(ocr_wanted))
     return Document(

@@ -126,7 +126,7 @@ def test_table_continued_on_next_page_merges_and_drops_repeated_header():
     header = Element(type=ElementType.header, text="Manual", page=3)
     second = _table([["Pest", "Dose"], ["Aphids", "3 ml"]], page=3)
     after = Element(type=ElementType.paragraph, text="Never mix.", page=3)
-    merged, dropped, _ = merge_continued_tables([first, footer, header, second, after])
+    merged, dropped = merge_continued_tables([first, footer, header, second, after])
     assert [(d.reason, d.chars, d.sample) for d in dropped[3]] == [(DropReason.repeated_header, 8, "Pest Dose")]
     tables = [e for e in merged if e.type is ElementType.table]
     assert len(tables) == 1
@@ -153,11 +153,11 @@ def test_a_table_opening_with_its_own_title_row_under_the_same_header_is_not_a_c
     # 2020 | ..." with a title row; p92's "Land, buildings, and equipment:" is its own table.
     first = _table([["In Millions", "2020"], ["Prepaid expenses:", ""], ["Prepaid", "$194.5"]], page=91)
     second = _table([["In Millions", "2020"], ["Land, buildings:", ""], ["Land", "66.1"]], page=92)
-    merged, dropped, _ = merge_continued_tables([first, second])
+    merged, dropped = merge_continued_tables([first, second])
     assert [e.rows for e in merged] == [first.rows, second.rows] and not dropped
     # a continuation going on with rows of the section it broke off in is merged
     rest = _table([["In Millions", "2020"], ["Other", "9.4"]], page=92)
-    merged, dropped, _ = merge_continued_tables([first, rest])
+    merged, dropped = merge_continued_tables([first, rest])
     assert merged[0].rows == [*first.rows, ["Other", "9.4"]] and dropped[92][0].sample == "In Millions 2020"
 
 

@@ -93,12 +93,18 @@ def split_furniture(
 
     Besides repeated lines (`keys`) and page numbers, a short line in small type
     (<= 0.85 x body size) above all other text is a header even on a one-page document.
+    A line inside a ruled table's box is no furniture: the table's cells hold its characters
+    (J&J 2022 10-K p138-146: the list's header row "Name of Subsidiary | Jurisdiction",
+    repeated on every page, was a running header too, its text held twice).
     """
     furniture, body = [], []
     count = len(layout.lines)
     boxes = [(line.top, line.bottom) for line in layout.lines]
+    tables = [table.bbox for table in layout.tables]
     for i, line in enumerate(layout.lines):
         zone = line_zone(i, boxes, layout.height, em)
+        if zone and tables and _inside_table(line, tables):
+            zone = None
         small_top = zone == "header" and i == 0 and count > 1 and line.size <= 0.85 * em and len(line.text) <= 80
         small_top = small_top or _alone_at_edge(layout, i, em)
         if zone and is_page_number(line.text):
@@ -110,6 +116,12 @@ def split_furniture(
         else:
             body.append(line)
     return furniture, body
+
+
+def _inside_table(line: Line, tables: list[tuple[float, float, float, float]]) -> bool:
+    """The line's middle lies inside one of the table boxes (x0, top, x1, bottom; points)."""
+    x, y = (line.x0 + line.x1) / 2, (line.top + line.bottom) / 2
+    return any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in tables)
 
 
 def _alone_at_edge(layout: PageLayout, index: int, em: float) -> bool:

@@ -2,8 +2,7 @@
 
 A header the continuation repeats is kept once; what it held is returned as a reasoned drop
 (`DropReason.repeated_header`) on the continuation's page, so conservation still accounts for
-every character of that page (`conservation.pages_with_drops`); a header that a running
-header of the page also holds is no drop, the text stays in that element (`held_twice`).
+every character of that page (`conservation.pages_with_drops`).
 """
 
 from __future__ import annotations
@@ -15,14 +14,11 @@ from parsers.textlayer.conservation import SAMPLE_CHARS, text_to_char_count
 
 
 class MergedTables(NamedTuple):
-    """The elements with continued tables merged; per page number, the repeated headers
-    dropped there (`dropped`), and the characters of those that a furniture element of the
-    page also holds (`held_twice`: the header line typed as a running header as well, J&J
-    2022 10-K p138-146; dropping the table's copy leaves the text in one element, no drop)."""
+    """The elements with continued tables merged, and per page number the repeated headers
+    dropped there."""
 
     elements: list[Element]
     dropped: dict[int, list[DroppedText]]
-    held_twice: dict[int, int]
 
 
 def same_table_shape(first: list[list[str]], second: list[list[str]]) -> bool:
@@ -73,12 +69,10 @@ def merge_continued_tables(elements: list[Element]) -> MergedTables:
     """A table that is the first body element of a page and continues the table that
     ended the previous page (same column count, no other caption, not a table of its own by
     `opens_own_table`) is merged into it: rows appended, a header repeated exactly dropped
-    (and returned as dropped text of its page, or as held twice), `page_end` and `data.parts` (page, bbox)
+    (and returned as dropped text of its page), `page_end` and `data.parts` (page, bbox)
     recorded."""
     merged: list[Element] = []
     dropped: dict[int, list[DroppedText]] = {}
-    held_twice: dict[int, int] = {}
-    furniture = {(e.page, _squeezed(e.text)) for e in elements if e.is_furniture}
     last_body: Element | None = None
     last_index = -1
     for element in elements:
@@ -108,13 +102,7 @@ def merge_continued_tables(elements: list[Element]) -> MergedTables:
             continues = not opens_own_table(previous, element.rows, repeated)
         if continues:
             if repeated:
-                header_rows = element.rows[:repeated]
-                if (element.page, _squeezed("".join(c for row in header_rows for c in row))) in furniture:
-                    held_twice[element.page] = held_twice.get(element.page, 0) + sum(
-                        text_to_char_count(cell) for row in header_rows for cell in row
-                    )
-                else:
-                    dropped.setdefault(element.page, []).extend(rows_to_dropped(header_rows))
+                dropped.setdefault(element.page, []).extend(rows_to_dropped(element.rows[:repeated]))
             parts = [
                 *(previous.data.get("parts") or [{"page": previous.page, "bbox": list(previous.bbox)}]),
                 {"page": element.page, "bbox": list(element.bbox)},
@@ -133,8 +121,4 @@ def merge_continued_tables(elements: list[Element]) -> MergedTables:
             continue
         merged.append(element)
         last_body, last_index = element, len(merged) - 1
-    return MergedTables(merged, dropped, held_twice)
-
-
-def _squeezed(text: str) -> str:
-    return "".join(text.split())
+    return MergedTables(merged, dropped)

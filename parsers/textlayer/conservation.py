@@ -107,34 +107,22 @@ def pages_to_conserved(
     return result
 
 
-def pages_with_drops(
-    pages: list[PageInfo], dropped: dict[int, list[DroppedText]], held_twice: dict[int, int] | None = None
-) -> list[PageInfo]:
+def pages_with_drops(pages: list[PageInfo], dropped: dict[int, list[DroppedText]]) -> list[PageInfo]:
     """New `PageInfo`s where text that a later pass took out of the counted elements (a
-    continued table's repeated header, `structure.table_continuation`) leaves `element_chars`:
-    into `dropped` (`lost_chars` unchanged), or, for `held_twice` characters that another
-    element of the page still holds, nowhere (`lost_chars` rises by them: text held twice is
-    now held once), as far as the page held text twice (`lost_chars` below 0); beyond that the
-    page drew the text twice and the table's copy is a drop. The elements' total then matches
-    the final elements. Pages in neither, not counted, or OCR'd (whose counted elements are
-    none: the text layer is dropped as `ocr`) are returned as they are."""
-    held_twice = held_twice or {}
+    continued table's repeated header, `structure.table_continuation`) moves from
+    `element_chars` to `dropped`: `lost_chars` is unchanged, the elements' total matches the
+    final elements again. Pages not in `dropped`, not counted, or OCR'd (whose counted elements
+    are none: the text layer is dropped as `ocr`) are returned as they are."""
     result = []
     for page in pages:
-        drops = dropped.get(page.page_no, [])
-        twice = held_twice.get(page.page_no, 0)
-        if not (drops or twice) or page.element_chars is None or page.text_source is not TextSource.text_layer:
+        drops = dropped.get(page.page_no)
+        if not drops or page.element_chars is None or page.text_source is not TextSource.text_layer:
             result.append(page)
             continue
-        doubled = max(-(page.lost_chars or 0), 0)
-        if twice > doubled:  # the page draws that text twice: the table's copy is a drop after all
-            drops = [*drops, DroppedText(reason=DropReason.repeated_header, chars=twice - doubled)]
-            twice = doubled
         moved = sum(d.chars for d in drops)
-        update = {"element_chars": page.element_chars - moved - twice, "dropped": [*page.dropped, *drops]}
-        if page.lost_chars is not None:
-            update["lost_chars"] = page.lost_chars + twice
-        result.append(page.model_copy(update=update))
+        result.append(
+            page.model_copy(update={"element_chars": page.element_chars - moved, "dropped": [*page.dropped, *drops]})
+        )
     return result
 
 
