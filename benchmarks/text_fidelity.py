@@ -28,6 +28,11 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   first token into one word `left + BREAK + right`, which the output must spell "left-right" or
   "leftright", except that a compound (`is_compound_break`) must keep its hyphen.
   A token framed by hyphens ("-1-", the folio atop CORNING's exhibit pages) is no broken word.
+  A word ending in a hyphen inside a line (`mid_line_breaks`: a table cell broken at its own
+  line end, read side by side with the next cells of its row, "Weighted- Number of") and the
+  word that goes on after it both count as found when the output holds them joined at that
+  hyphen ("Weighted-average", 3M p130); two lost words joined at a hyphen the text layer does
+  not print stay lost.
   A line that is one number alone (a folio) does not take a line-end hyphen of a word part
   ending in lower case: the word goes on after it ("year-on-" / "31" / "year"). A word broken
   at the end of a page (pdfium may also pair it with the folio, "e" U+0002 "3") is joined with
@@ -310,12 +315,14 @@ def compare_page(
     shared: list[Counter] = (),
     compounds: set[str] = frozenset(),
     second: list[str] | None = None,
+    cell_breaks: set[str] = frozenset(),
 ) -> PageResult:
     """Match one page's reference words against its output words (see the module docstring).
 
     `output` is in reading order (used for `split`); `shared` counters (tables continued from
     or onto this page) are consumed in place. `second`: pdftotext's words of the page in order;
-    a glued or split word on which it reads as the output does is moved to `second`."""
+    a glued or split word on which it reads as the output does is moved to `second`.
+    `cell_breaks`: words the text layer ends with a hyphen inside a line (`mid_line_breaks`)."""
     pool = _Pool(Counter(output), list(shared))
     result = PageResult(words=len(reference))
     lost: list[str] = []
@@ -328,6 +335,9 @@ def compare_page(
             continue
         lost.append(word)
     extras = [w for w in dict.fromkeys([*output, *(w for counter in shared for w in counter)]) if pool.count(w)]
+    if cell_breaks:
+        lost = _joined_across_cells(lost, extras, pool, cell_breaks)
+        extras = [w for w in extras if pool.count(w)]
     by_key: dict[str, list[str]] = {}
     for word in extras:
         by_key.setdefault(squeeze(word), []).append(word)
@@ -371,6 +381,40 @@ def compare_page(
     if second is not None:
         _second_opinion(result, second)
     return result
+
+
+def mid_line_breaks(text: str) -> set[str]:
+    """Words of a page's text layer that end in a hyphen after a letter inside a line, not at
+    its end: a word a table cell breaks at its own line end, read by pypdfium2 side by side
+    with the next cells of its row ("Number of Weighted- Number of securities" / "securities to
+    be average exercise ...", 3M p130), so its rest stands on the next line among other words."""
+    found = set()
+    for line in _LINES.split(_prepare(text)):
+        tokens = line.split()
+        for token in tokens[:-1]:
+            if len(token) > 1 and token.endswith("-") and token[-2].isalpha():
+                found.add(normalize_word(token))
+    return found
+
+
+def _joined_across_cells(lost: list[str], extras: list[str], pool: _Pool, cell_breaks: set[str]) -> list[str]:
+    """`lost` less the pairs that an output word joins at a hyphen: "left-right" where "left" is
+    one of the `cell_breaks` and both parts are lost (the parser joined the cell's lines, as
+    the document prints the word: "Weighted-average"); the output word is taken from `pool`."""
+    remaining = Counter(lost)
+    for token in extras:
+        for index in (i for i, char in enumerate(token) if char == "-" and token[:i] in cell_breaks):
+            need = Counter((token[:index], token[index + 1 :]))
+            while all(remaining[word] >= n for word, n in need.items()) and pool.take(token):
+                remaining.subtract(need)
+    joined = Counter(lost) - remaining
+    kept: list[str] = []
+    for word in lost:
+        if joined[word]:
+            joined[word] -= 1
+        else:
+            kept.append(word)
+    return kept
 
 
 def _second_opinion(result: PageResult, second: list[str]) -> None:
@@ -525,7 +569,8 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
         offpage = output_words(outside[index])
         result = compare_page(reference[index], words[index], markers=markers[index], offpage=offpage,
                               shared=shared[index], compounds=compounds,
-                              second=second[index] if second else None)  # fmt: skip
+                              second=second[index] if second else None,
+                              cell_breaks=mid_line_breaks(texts[index]))  # fmt: skip
         totals.update({k: len(getattr(result, k)) for k in CATEGORIES})
         totals.update(pages=1, words=result.words, glued_fn=glued_function_words(result.glued))
         for key, found in samples.items():

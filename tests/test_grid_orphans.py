@@ -159,3 +159,33 @@ def test_a_grid_whose_one_cell_holds_a_table_of_figures_is_rejected():
     bullets = _word("Net", 105, 105) + _word("o", 160, 105) + _word("Build a budget", 200, 105)
     bullets += _word("Op", 105, 125) + _word("o", 160, 125) + _word("Find partners", 200, 125)
     assert not grid_hides_columns(grid, bullets)  # chelsea_pdta p26: items in a cell are no columns
+
+
+def test_a_word_cut_between_two_cell_less_positions_rejects_the_grid():
+    """VERIZON_2021 p103: rules around a paragraph made ten "columns"; its first line lay in no
+    cell, and the column bounds of the few cells cut its words ("Du" | "ring")."""
+    grid = [[None, None, (200, 100, 300, 120)], [(100, 120, 150, 140), (150, 120, 200, 140), (200, 120, 300, 140)]]
+    cut = _word("Du", 138, 105) + _word("ring 2021,", 150, 105)  # "D" 138-144, "u" 144-150 | "r" 150-
+    orphans = grid_to_orphans(grid, cut)
+    assert sorted(orphans) == [(0, 0), (0, 1)] and not orphans_fit_grid(orphans)
+    apart = _word("Kind", 105, 105) + _word("Before", 155, 105)  # a column gap between them
+    assert orphans_fit_grid(grid_to_orphans(grid, apart))
+
+
+def test_rules_around_a_paragraph_leave_it_a_paragraph(tmp_path):
+    path = BENCH / "financebench-dev" / "VERIZON_2021_10K.pdf"
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    import pypdfium2
+
+    from parsers import parse_pdf
+
+    source = pypdfium2.PdfDocument(path)
+    single = pypdfium2.PdfDocument.new()
+    single.import_pages(source, [102])
+    single.save(tmp_path / "p103.pdf")
+    document = parse_pdf(tmp_path / "p103.pdf", {"ocr": {"mode": "never"}})
+    texts = [element.text for element in document.elements]
+    assert not any(element.type == "table" for element in document.elements)
+    assert any(text.startswith("During 2021, Verizon entered into seven renewable energy purchase") for text in texts)
+    assert any("in addition to 13 signed in previous years" in text for text in texts)

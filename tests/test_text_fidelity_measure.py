@@ -239,3 +239,19 @@ def test_a_page_whose_lines_really_are_short_is_read_in_order(tf):
     assert tf.page_texts(stacked)[0] == "\n".join("ABCDEFGHIJKLMNOPQRSTUVWXY") + "\n"
     short = _glyph_per_line_page(tf, ["Table", "of"])  # 7 one-glyph lines: under the 20 the rule needs
     assert not tf.text_layer_glyphs.reads_one_glyph_per_line(short)
+
+
+def test_a_cell_broken_at_a_hyphen_is_joined_by_the_output_as_printed(tf):
+    # 3M p130: pypdfium2 reads a header row's cells side by side, so "Weighted-" ends inside a
+    # line and its rest "average" stands on the next; the parser's cell reads "Weighted-average".
+    layer = "Number of Weighted- Number of securities\nsecurities to be average exercise remaining"
+    output = "Number of | Weighted-average exercise | Number of securities\nsecurities to be remaining"
+    breaks = tf.mid_line_breaks(layer)
+    assert breaks == {"Weighted"}
+    assert compare(tf, layer, output, cell_breaks=breaks).lost == []
+    assert sorted(compare(tf, layer, output).lost) == ["Weighted", "average"]
+    # no hyphen printed: two lost words glued with an invented hyphen are still lost
+    assert sorted(compare(tf, "Weighted x\naverage", "Weighted-average x", cell_breaks=set()).lost) == [
+        "Weighted",
+        "average",
+    ]
