@@ -50,7 +50,11 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   split: a lost word equal to 2-4 consecutive extras (a space inside a word: "COVID- 19", "확 진자");
   marker: a word found only in a list item's `data["marker"]` (not in the text a chunk embeds);
   offpage: a word pypdfium2 reads outside the page's visible box (its glyph box is);
+  recorded: a word of a drop the parser recorded on that page with its reason
+      (`PageInfo.dropped` samples: margin line numbers, a continued table's repeated header;
+      off-page drops are left to `offpage`), taken before any output word is matched;
   dropped: the rest, text that reached no element at all.
+  `unaccounted` = lost - offpage - recorded: the words the invariant says must be none.
 - Second reader: pdftotext (poppler, when installed) decides word boundaries pypdfium2 gets
   wrong. A glued token it reads as one word, or a split word whose parts it reads as
   consecutive words, leaves `lost` for `second` (pypdfium2 runs words together across a font
@@ -272,7 +276,7 @@ def _letter_runs(words: list[str], wanted: set[str]) -> dict[str, list[tuple[str
 
 
 #: The word lists of a `PageResult`: every lost word, then the buckets that explain them.
-CATEGORIES = ("lost", "dropped", "glued", "hyphen", "split", "marker", "offpage", "second")
+CATEGORIES = ("lost", "dropped", "glued", "hyphen", "split", "marker", "offpage", "recorded", "second")
 
 
 @dataclass
@@ -284,6 +288,7 @@ class PageResult:
     split: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     marker: list[str] = field(default_factory=list)
     offpage: list[str] = field(default_factory=list)
+    recorded: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     second: list[str] = field(default_factory=list)
 
@@ -312,6 +317,7 @@ def compare_page(
     *,
     markers: list[str] = (),
     offpage: list[str] = (),
+    recorded: list[str] = (),
     shared: list[Counter] = (),
     compounds: set[str] = frozenset(),
     second: list[str] | None = None,
@@ -322,11 +328,19 @@ def compare_page(
     `output` is in reading order (used for `split`); `shared` counters (tables continued from
     or onto this page) are consumed in place. `second`: pdftotext's words of the page in order;
     a glued or split word on which it reads as the output does is moved to `second`.
-    `cell_breaks`: words the text layer ends with a hyphen inside a line (`mid_line_breaks`)."""
+    `cell_breaks`: words the text layer ends with a hyphen inside a line (`mid_line_breaks`).
+    `recorded`: the words of the drops the parser recorded on the page; they are taken first
+    (lost, and `recorded`), before any output word: an output word they matched could be one
+    that another page of a shared table needs."""
     pool = _Pool(Counter(output), list(shared))
     result = PageResult(words=len(reference))
     lost: list[str] = []
+    kept_out = Counter(recorded)
     for word in reference:
+        if kept_out[word] > 0:
+            kept_out[word] -= 1
+            result.recorded.append(word)
+            continue
         if BREAK in word:
             left, right = word.split(BREAK, 1)
             if pool.take(f"{left}-{right}") or (not is_compound_break(word, compounds) and pool.take(left + right)):
@@ -377,7 +391,7 @@ def compare_page(
             result.offpage.append(word)
         else:
             result.dropped.append(word)
-    result.lost = lost
+    result.lost = lost + result.recorded
     if second is not None:
         _second_opinion(result, second)
     return result
@@ -545,6 +559,7 @@ def first_pages_copy(path: str, max_pages: int) -> str | None:
 
 def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
     """Parse `path` once (OCR off) and compare every text-layer page with its elements."""
+    from ingest.contracts.elements import DropReason
     from parsers import parse_pdf
 
     cut = first_pages_copy(path, max_pages)
@@ -567,8 +582,9 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
             excluded.append(index + 1)
             continue
         offpage = output_words(outside[index])
+        recorded = output_words(" ".join(d.sample for d in info.dropped if d.reason != DropReason.off_page))
         result = compare_page(reference[index], words[index], markers=markers[index], offpage=offpage,
-                              shared=shared[index], compounds=compounds,
+                              recorded=recorded, shared=shared[index], compounds=compounds,
                               second=second[index] if second else None,
                               cell_breaks=mid_line_breaks(texts[index]))  # fmt: skip
         totals.update({k: len(getattr(result, k)) for k in CATEGORIES})
@@ -579,6 +595,7 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
                 found.append([index + 1, shown.replace(BREAK, "-")])
     row = {"file": str(path), "excluded_pages": excluded}
     row.update({k: totals[k] for k in ("pages", "words", "glued_fn", *CATEGORIES)})
+    row["unaccounted"] = totals["lost"] - totals["offpage"] - totals["recorded"]
     row["lost_pct"] = round(100 * totals["lost"] / totals["words"], 2) if totals["words"] else 0.0
     row["examples"] = samples
     return row
@@ -593,8 +610,8 @@ def _measure_or_error(path: str, max_pages: int, examples: int) -> dict | str:
         return f"{type(error).__name__}: {error}"
 
 
-COLUMNS = ("pages", "words", "lost", "lost_pct", "dropped", "glued", "glued_fn")
-COLUMNS += ("hyphen", "split", "marker", "offpage", "second")
+COLUMNS = ("pages", "words", "lost", "lost_pct", "unaccounted", "dropped", "glued", "glued_fn")
+COLUMNS += ("hyphen", "split", "marker", "offpage", "recorded", "second")
 
 
 def format_rows(rows: list[dict]) -> str:

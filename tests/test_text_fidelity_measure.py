@@ -255,3 +255,10 @@ def test_a_cell_broken_at_a_hyphen_is_joined_by_the_output_as_printed(tf):
         "Weighted",
         "average",
     ]
+
+
+def test_words_of_a_drop_the_parser_recorded_are_recorded_not_dropped(tf):
+    # scotus p1's margin line numbers, a continued table's repeated header: kept out on purpose
+    result = compare(tf, "1 In Millions 2020\nGoodwill 13,923", "Goodwill 13,923", recorded=["1", "In", "Millions"])
+    assert result.recorded == ["1", "In", "Millions"] and result.dropped == ["2020"]
+    assert len(result.lost) == 4  # still lost from the elements; accounted for by the record

@@ -35,8 +35,10 @@ from parsers.textlayer.chars import Segment, normalize_text
 #: Not counted: whitespace of any kind and the hyphens a line join may remove.
 _NOT_COUNTED = re.compile(r"[\s\-\u00ad\u2010]+")
 
-#: Characters of dropped text kept as its sample.
-SAMPLE_CHARS = 60
+#: Characters of dropped text kept as its sample: a continued table's header or a page's margin
+#: line numbers whole (a reader judges the drop by it; `benchmarks/text_fidelity.py` counts its
+#: words as recorded, not lost).
+SAMPLE_CHARS = 200
 
 
 def text_to_char_count(text: str) -> int:
