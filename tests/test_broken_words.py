@@ -158,6 +158,41 @@ def test_an_entry_number_set_beside_its_second_line_reads_first_and_the_broken_w
     assert lines[1].text == "10a(iii) Term Incentive Plan (filed as"  # the input lines are left alone
 
 
+def test_a_hanging_label_moves_within_its_entry_when_the_block_holds_the_next_entries():
+    """VERIZON 2022 10-K p112: "10a(vii)" hangs beside its entry's second line, and the block
+    goes on with "10b ..." labelled at the margin; the entry is judged, not the whole block."""
+    from parsers.textlayer.blocks import region_to_blocks, segments_to_line
+
+    lines = [
+        segments_to_line([_segment(132, 551, 25, "Form of 2022 Restricted Stock Unit Agreement, Inc. Long-")]),
+        segments_to_line([_segment(94, 123, 35, "10a(vii)"), _segment(132, 551, 35, "Term Incentive Plan (filed as")]),
+        segments_to_line([_segment(132, 275, 45, "incorporated herein by reference).**")]),
+        segments_to_line(
+            [_segment(54, 69, 54, "10b"), _segment(89, 551, 54, "Verizon Communications Inc. Short-Term")]
+        ),
+        segments_to_line([_segment(89, 314, 63, "Incentive Plan (filed herewith).**")]),
+    ]
+    (block,) = region_to_blocks(lines, em=9.0)
+    assert block.text == (
+        "10a(vii) Form of 2022 Restricted Stock Unit Agreement, Inc. Long-Term Incentive Plan (filed as"
+        " incorporated herein by reference).** 10b Verizon Communications Inc. Short-Term Incentive Plan"
+        " (filed herewith).**"
+    )
+
+
+def test_a_label_beside_a_line_that_does_not_start_its_entry_column_stays():
+    """The lines before the label's must run back to the block start or an entry's end."""
+    from parsers.textlayer.blocks import region_to_blocks, segments_to_line
+
+    lines = [
+        segments_to_line([_segment(54, 551, 25, "A paragraph at the margin that goes on and on to the")]),
+        segments_to_line([_segment(132, 551, 35, "indented words of a quotation set in from the margin")]),
+        segments_to_line([_segment(94, 123, 45, "2021"), _segment(132, 551, 45, "and a figure set beside it")]),
+    ]
+    (block,) = region_to_blocks(lines, em=9.0)
+    assert "margin 2021 and a figure" in block.text
+
+
 def test_a_label_after_a_line_that_ends_an_entry_stays_where_it_opens_the_next():
     """COSTCO 2021 10-K p67: two exhibit entries in one block; "4.1" begins the second."""
     from parsers.textlayer.blocks import region_to_blocks, segments_to_line
@@ -188,3 +223,10 @@ def test_exhibit_numbers_beside_their_second_line_keep_long_term_whole(tmp_path)
     text = "\n".join(_texts(_one_page(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 111, tmp_path)))
     assert "Long-10a" not in text and text.count("Long-Term Incentive Plan") >= 7
     assert "10a(iii) Form of 2020 Restricted Stock Unit Agreement" in text
+
+
+@pytest.mark.slow
+def test_an_exhibit_number_beside_its_second_line_in_a_block_of_entries_reads_first(tmp_path):
+    text = "\n".join(_texts(_one_page(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 112, tmp_path)))
+    assert "Long-10a" not in text
+    assert "10a(vii) Form of 2022 Restricted Stock Unit Agreement" in text and "Inc. Long-Term Incentive" in text

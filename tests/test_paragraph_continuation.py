@@ -30,6 +30,16 @@ def test_a_finished_sentence_or_a_capital_start_is_not_merged():
     assert len(merge_continued_paragraphs(capital)) == 2
 
 
+def test_a_sentence_end_before_footnote_marks_ends_the_paragraph():
+    """VERIZON 2022 10-K p111/p112: an exhibit entry ends "... by reference).**" and the next
+    page opens with the next entry's number ("10a(vii) Form of ...")."""
+    entries = [
+        _para("Form of Agreement (filed as Exhibit 10a to Form 10-Q and incorporated herein by reference).**", 1),
+        _para("10a(vii) Form of 2022 Restricted Stock Unit Agreement", 2),
+    ]
+    assert len(merge_continued_paragraphs(entries)) == 2
+
+
 def test_smaller_type_is_not_a_continuation():
     body = _para("body text of a normal size that runs to the end of the page without an end", 1)
     footnote = _para("a footnote " * 20, 2, box=(100.0, 700.0, 500.0, 724.0))

@@ -27,9 +27,10 @@ from ingest.contracts.elements import Element, ElementType
 from parsers.textlayer.text_joins import join_wrapped_lines
 
 #: Characters that end a sentence (Latin, Devanagari danda, CJK full stop), possibly followed by
-#: a closing quote or bracket.
+#: a closing quote or bracket or footnote marks ("... by reference).**": VERIZON 2022 10-K p111,
+#: an exhibit entry, is no paragraph that p112's "10a(vii) Form of ..." goes on).
 SENTENCE_ENDS = (".", "!", "?", ":", "।", "॥", "。", "！", "？")
-_CLOSERS = "\"'”’)]"
+_CLOSERS = "\"'”’)]*†‡"
 _CONTINUATION_STARTS = ")]},;.:%"
 
 

@@ -445,40 +445,78 @@ _ENTRY_END = (".", ")", ";", ":")
 
 
 def block_with_hanging_label_first(block: Block, em: float) -> Block:
-    """The block with a label that hangs beside one of its later lines moved to the start of
-    its first line; the block itself when it has none (the common case).
+    """The block with each label that hangs beside a later line of its entry moved to the start
+    of the entry's first line; the block itself when it has none (the common case).
 
-    A hanging label is the first segment of a line after the first: one word of at most
-    `_LABEL_CHARS` characters with a letter or digit, ending at least 0.5 em left of where
-    every other line of the block starts, the rest of its line starting there (within 1 pt).
-    It is moved only when the line before it goes on (no `_ENTRY_END` at its end: else the
-    label may open the next entry of a block holding two) and the first line is text (3 or
-    more words with letters; a label beside figures stays where it is). Exhibit indexes set
-    an entry's number centred beside its description (VERIZON 2022 10-K p111: "10a(iii)"
-    beside the second of three lines), so it was read into the middle of the text, and a word
-    broken at the first line's end was not rejoined ("... Inc. Long-10a(iii) Term Incentive
-    Plan"). The label names the entry: it reads first."""
-    lines = block.lines
+    A hanging label is the first segment of a line: one word of at most `_LABEL_CHARS`
+    characters with a letter or digit, ending at least 0.5 em left of where the rest of its
+    line starts. Its entry is the lines around it that start where that rest starts (within
+    1 pt): back to the block start or to a line ending an entry (`_ENTRY_END`, footnote marks
+    "*" and "†" set aside), which must be where the run stops, and on to the block end or to
+    a line that starts with its own label. The label is moved only when it is beside a line
+    after the entry's first, the line before it goes on (no `_ENTRY_END` at its end: else the
+    label may open the next entry) and the entry's first line is text (3 or more words with
+    letters; a label beside figures stays where it is). Exhibit indexes set an entry's number
+    centred beside its description (VERIZON 2022 10-K p111: "10a(iii)" beside the second of
+    three lines), so it was read into the middle of the text, and a word broken at the first
+    line's end was not rejoined ("... Inc. Long-10a(iii) Term Incentive Plan"). A block may
+    hold several entries in other columns (p112: "10a(vii)" beside its second line, then
+    "10b ...", "10c ..." with labels at the margin): each entry is judged alone. The label
+    names the entry: it reads first."""
+    lines = list(block.lines)
+    done = 0  # lines before this belong to an entry already judged
+    moved = False
     for k in range(1, len(lines)):
         line = lines[k]
-        if len(line.segments) < 2:
+        if k <= done or len(line.segments) < 2:
             continue
         label, rest = line.segments[0], line.segments[1:]
-        text_x0 = min(other.x0 for i, other in enumerate(lines) if i != k)
+        x = rest[0].x0
         if (
-            len(label.text) > _LABEL_CHARS
-            or len(label.text.split()) != 1
-            or not any(c.isalnum() for c in label.text)
-            or label.x1 > text_x0 - 0.5 * em
-            or abs(rest[0].x0 - text_x0) > 1
+            not _is_label(label)
+            or label.x1 > x - 0.5 * em
+            or abs(lines[k - 1].x0 - x) > 1
             or lines[k - 1].text.rstrip().endswith(_ENTRY_END)
-            or sum(1 for word in lines[0].text.split() if any(c.isalpha() for c in word)) < 3
         ):
             continue
-        first = segments_to_line([label, *lines[0].segments])
-        moved = [first, *lines[1:k], segments_to_line(rest), *lines[k + 1 :]]
-        return Block(moved, kind=block.kind, tag=dict(block.tag), figure=block.figure)
-    return block
+        s = k - 1
+        while s > done and abs(lines[s - 1].x0 - x) <= 1 and not _ends_entry(lines[s - 1]):
+            s -= 1
+        if s > 0 and not _ends_entry(lines[s - 1]):
+            continue
+        e = k + 1
+        while e < len(lines) and abs(lines[e].x0 - x) <= 1:
+            e += 1
+        if e < len(lines) and not _starts_with_label(lines[e], em):
+            continue
+        if sum(1 for word in lines[s].text.split() if any(c.isalpha() for c in word)) < 3:
+            continue
+        lines[s] = segments_to_line([label, *lines[s].segments])
+        lines[k] = segments_to_line(rest)
+        done, moved = k, True
+    if not moved:
+        return block
+    return Block(lines, kind=block.kind, tag=dict(block.tag), figure=block.figure)
+
+
+def _is_label(segment) -> bool:
+    """One word of at most `_LABEL_CHARS` characters with a letter or digit."""
+    text = segment.text
+    return len(text) <= _LABEL_CHARS and len(text.split()) == 1 and any(c.isalnum() for c in text)
+
+
+def _ends_entry(line: Line) -> bool:
+    """The line ends an entry: `_ENTRY_END` at its end, footnote marks set aside."""
+    return line.text.rstrip().rstrip("*†").rstrip().endswith(_ENTRY_END)
+
+
+def _starts_with_label(line: Line, em: float) -> bool:
+    """The line starts with its own label: a `_is_label` segment 0.5 em or more left of the rest."""
+    return (
+        len(line.segments) >= 2
+        and _is_label(line.segments[0])
+        and line.segments[0].x1 <= line.segments[1].x0 - 0.5 * em
+    )
 
 
 def _item_text_x(line: Line, marker_end: int) -> float:
