@@ -215,7 +215,10 @@ CUT_GAP_EM = 0.15
 
 
 def grid_to_rows(
-    grid: list[list[Box | None]], chars: list[Char], orphans: dict[Position, list[Char]] | None = None
+    grid: list[list[Box | None]],
+    chars: list[Char],
+    orphans: dict[Position, list[Char]] | None = None,
+    page_segments: list[Segment] | None = None,
 ) -> tuple[list[list[str]], list[list[bool]]]:
     """Cell texts (wrapped lines joined, hyphenation undone, Hangul line ends judged on the
     page's evidence, `page_draws_line_end_spaces`) and whether each cell is bold,
@@ -224,14 +227,14 @@ def grid_to_rows(
     A character belongs to the cell holding its centre (the largest, where cells overlap);
     `orphans` (`grid_to_orphans`) fill
     the positions they were placed at; a spanned cell (None) with no orphans is "".
+    `page_segments`: `chars_to_segments(chars)` when the caller has it (None: made here if needed).
     """
     if not grid or not any(cell for row in grid for cell in row):
         return [], []
     orphans = orphans or {}
-    ends = page_draws_line_end_spaces(chars)
+    ends = page_draws_line_end_spaces(chars, page_segments)
     owned = grid_to_owned_chars(grid, chars)
     bounds = grid_to_column_bounds(grid)
-    starts = [x0 for x0, _ in bounds]
     rows, bold = [], []
     for r, row in enumerate(grid):
         cells: list[list[Line]] = [[] for _ in row]
@@ -241,11 +244,9 @@ def grid_to_rows(
                 if placed:
                     cells[j] = segments_to_lines(chars_to_segments(placed, ends))
                 continue
-            x0, top, x1, bottom = cell
             inside = owned.get((r, j), [])
             segments = chars_to_segments(sorted(inside + placed, key=_reading_key) if placed else inside, ends)
-            first = min(range(len(starts)), key=lambda k: abs(starts[k] - x0))
-            spanned = [k for k in range(first, len(bounds)) if bounds[k][0] < x1 - 1]
+            spanned = _spanned_columns(cell, bounds)
             dealt = segments_to_columns(segments, [bounds[k] for k in spanned]) if len(spanned) > 1 else None
             if dealt is None:
                 cells[j] = segments_to_lines(segments) if segments else []
@@ -259,15 +260,23 @@ def grid_to_rows(
     return rows, bold
 
 
-def page_draws_line_end_spaces(chars: list[Char]) -> bool:
+def _spanned_columns(cell: Box, bounds: list[tuple[float, float]]) -> list[int]:
+    """The grid columns (`grid_to_column_bounds` indexes) a cell covers: from the column whose
+    start is nearest the cell's left edge to the last one starting before its right edge."""
+    first = min(range(len(bounds)), key=lambda k: abs(bounds[k][0] - cell[0]))
+    return [k for k in range(first, len(bounds)) if bounds[k][0] < cell[2] - 1]
+
+
+def page_draws_line_end_spaces(chars: list[Char], segments: list[Segment] | None = None) -> bool:
     """Whether the page (`chars`, all of it) draws a space after some line end: then a Hangul
     cell line without one ends inside a word, as in its paragraphs (`text_joins._separator`:
     normal_4pages p2's cell "... 장티푸스, 파라" / "티푸스, ..." reads "파라티푸스" as the text
     below it prints). A cell alone rarely draws one, so its own characters are no evidence.
-    Only pages holding Hangul are looked at: the evidence serves no other join."""
+    Only pages holding Hangul are looked at: the evidence serves no other join. `segments`:
+    `chars_to_segments(chars)`, when the caller already made them."""
     if not any("\uac00" <= c.text <= "\ud7a3" for c in chars):
         return False
-    return any(segment.space_after for segment in chars_to_segments(chars))
+    return any(segment.space_after for segment in (chars_to_segments(chars) if segments is None else segments))
 
 
 def grid_to_owned_chars(grid: list[list[Box | None]], chars: list[Char]) -> dict[Position, list[Char]]:
@@ -395,11 +404,8 @@ def grid_hides_columns(grid: list[list[Box | None]], chars: list[Char]) -> bool:
     columns in its cells; such a grid is rejected, and its text goes to the unruled pass,
     which reads the columns from the words' alignment."""
     bounds = grid_to_column_bounds(grid)
-    starts = [x0 for x0, _ in bounds]
     for (r, j), held in grid_to_owned_chars(grid, chars).items():
-        x0, _, x1, _ = grid[r][j]
-        first = min(range(len(starts)), key=lambda k: abs(starts[k] - x0))
-        if sum(1 for k in range(first, len(bounds)) if bounds[k][0] < x1 - 1) > 1:
+        if len(_spanned_columns(grid[r][j], bounds)) > 1:
             continue
         lines = segments_to_lines(chars_to_segments(sorted(held, key=_reading_key)))
         apart = [line for line in lines if sum(1 for s in line.segments if is_numeric(s.text.strip())) >= 2]

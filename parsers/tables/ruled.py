@@ -191,7 +191,7 @@ def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[T
         orphans = grid_to_orphans(grid, chars, spilled_chars(bbox, segments, chars))
         if not orphans_fit_grid(orphans) or grid_hides_columns(grid, chars):
             continue
-        rows, bold = grid_to_rows(grid, chars, orphans)
+        rows, bold = grid_to_rows(grid, chars, orphans, segments)
         kept = [(row, flags) for row, flags in zip(rows, bold) if any(row)]
         if len(kept) < 2:
             continue

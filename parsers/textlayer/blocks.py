@@ -468,16 +468,11 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
     moved = False
     for k in range(1, len(lines)):
         line = lines[k]
-        if k <= done or len(line.segments) < 2:
+        if k <= done or not _starts_with_label(line, em):
             continue
         label, rest = line.segments[0], line.segments[1:]
         x = rest[0].x0
-        if (
-            not _is_label(label)
-            or label.x1 > x - 0.5 * em
-            or abs(lines[k - 1].x0 - x) > 1
-            or lines[k - 1].text.rstrip().endswith(_ENTRY_END)
-        ):
+        if abs(lines[k - 1].x0 - x) > 1 or lines[k - 1].text.rstrip().endswith(_ENTRY_END):
             continue
         s = k - 1
         while s > done and abs(lines[s - 1].x0 - x) <= 1 and not _ends_entry(lines[s - 1]):
@@ -499,7 +494,7 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
     return Block(lines, kind=block.kind, tag=dict(block.tag), figure=block.figure)
 
 
-def _is_label(segment) -> bool:
+def _is_label(segment: Segment) -> bool:
     """One word of at most `_LABEL_CHARS` characters with a letter or digit."""
     text = segment.text
     return len(text) <= _LABEL_CHARS and len(text.split()) == 1 and any(c.isalnum() for c in text)
