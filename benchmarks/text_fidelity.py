@@ -70,6 +70,7 @@ from __future__ import annotations
 import argparse
 import builtins
 import functools
+import itertools
 import json
 import os
 import re
@@ -433,13 +434,15 @@ def _joined_across_cells(lost: list[str], extras: list[str], pool: _Pool, cell_b
 
 def _second_opinion(result: PageResult, second: list[str]) -> None:
     """Move to `result.second` the glued tokens that pdftotext reads as one word and the split
-    words whose parts it reads as consecutive words: there pypdfium2's word boundary, not the
-    parser's, is the odd one out (it runs words together across a font change or a line of
-    another column, "Expensessection", "제1695호발행일", breaks one at a font change,
-    "carlson}" "@fas.harvard.edu", or spaces a page letter by letter, "T a b l e o f").
-    Their words leave `lost`; a glued function word stays unless its parts are single letters."""
+    words that it breaks at least where the output does (as consecutive words, 2-5 of them:
+    "X" "x" "Rd.,Hangzhou,China" agrees with the output's "Xx" "Rd.,Hangzhou,China", pr-136 p1):
+    there pypdfium2's word boundary, not the parser's, is the odd one out (it runs words together
+    across a font change or a line of another column, "Expensessection", "제1695호발행일", breaks
+    one at a font change, "carlson}" "@fas.harvard.edu", or spaces a page letter by letter,
+    "T a b l e o f"). Their words leave `lost`; a glued function word stays unless its parts are
+    single letters."""
     whole = {squeeze(w) for w in second}
-    runs = _windows(second, 2, 4, {squeeze(word) for word, _ in result.split})
+    runs = _windows(second, 2, 5, {squeeze(word) for word, _ in result.split})
     agreed: list[str] = []
 
     def glued_alike(token: str, parts: tuple[str, ...]) -> bool:
@@ -448,7 +451,8 @@ def _second_opinion(result: PageResult, second: list[str]) -> None:
         return squeeze(token) in whole and (spelled_out or not any(p.casefold() in FUNCTION_WORDS for p in parts))
 
     def split_alike(word: str, parts: tuple[str, ...]) -> bool:
-        return parts in runs.get(squeeze(word), ())
+        cuts = _cuts(parts)
+        return any(cuts <= _cuts(run) for run in runs.get(squeeze(word), ()))
 
     for bucket, agrees in (("glued", glued_alike), ("split", split_alike)):
         kept = []
@@ -467,6 +471,12 @@ def _second_opinion(result: PageResult, second: list[str]) -> None:
         else:
             lost.append(word)
     result.lost = lost
+
+
+def _cuts(parts: tuple[str, ...]) -> set[int]:
+    """Where consecutive words break their `squeeze`d concatenation: character offsets."""
+    offsets = list(itertools.accumulate(len(squeeze(part)) for part in parts))
+    return set(offsets[:-1])
 
 
 def glued_function_words(glued: list[tuple[str, tuple[str, ...]]]) -> int:

@@ -188,6 +188,10 @@ def test_a_boundary_pdftotext_reads_as_the_output_does_is_no_loss(tf):
     assert glued.lost == ["of", "the"] and tf.glued_function_words(glued.glued) == 1  # never excused
     spaced = compare(tf, "T a b l e o f", "Table of", second=["Table", "of"])  # pdfium letter by letter
     assert spaced.lost == [] and spaced.glued == []
+    finer = compare(tf, "128 XxRd.,Hangzhou", "128 Xx Rd.,Hangzhou", second=["128", "X", "x", "Rd.,Hangzhou"])
+    assert finer.lost == [] and finer.second == ["XxRd.,Hangzhou"]  # pdftotext breaks there too (pr-136)
+    elsewhere = compare(tf, "128 XxRd.,Hangzhou", "128 X xRd.,Hangzhou", second=["128", "Xx", "Rd.,Hangzhou"])
+    assert elsewhere.lost == ["XxRd.,Hangzhou"]  # pdftotext breaks the word, but not where the output does
 
 
 def test_arabic_marks_and_script_changes(tf):

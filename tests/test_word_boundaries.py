@@ -13,7 +13,7 @@ from conftest import BENCH
 from ingest.contracts.elements import ElementType
 from parsers.structure.elements import block_to_element
 from parsers.textlayer.blocks import Block, Line
-from parsers.textlayer.chars import Segment
+from parsers.textlayer.chars import Char, Segment, chars_to_segments
 from parsers.textlayer.layout import pdfium_page_to_layout
 
 FUNCTION_WORDS = frozenset(
@@ -169,3 +169,33 @@ def test_pdfium_space_is_not_taken_in_a_font_without_a_space_glyph():
         pytest.skip(f"{path} not present")
     _, words = page_words(path, 0)
     assert "console.log(add(3" in words
+
+
+def _char(text: str, x0: float, x1: float, size: float = 15.0) -> Char:
+    return Char(text, x0, 100.0, x1, 100.0 + size, size, False, "F", False, text.isspace())
+
+
+def test_a_drawn_space_inside_the_glyph_before_it_is_no_word_break():
+    """An OCR layer draws each word's space from its last glyph's start; after a full-width
+    letter (1 em advance) the space ends inside it and the next glyph starts under it:
+    "Ｅ14" (corpus/pr-136 p2, as pdfium and pdftotext read it), not "Ｅ 14". A space that
+    reaches past its glyph, or a zero-width one at the glyph's end, still breaks a word."""
+    hidden = [_char("Ｅ", 486.2, 504.9), _char(" ", 486.2, 499.2), _char("1", 500.9, 506.3), _char("4", 506.2, 511.2)]
+    assert [s.text for s in chars_to_segments(hidden)] == ["Ｅ14"]
+    after = [_char("4", 228.5, 233.5), _char(" ", 228.5, 237.0), _char("t", 237.2, 241.0)]
+    assert [s.text for s in chars_to_segments(after)] == ["4 t"]
+    zero_width = [_char("a", 20.0, 27.0), _char(" ", 27.0, 27.0), _char("b", 27.2, 34.0)]
+    assert [s.text for s in chars_to_segments(zero_width)] == ["a b"]
+
+
+def test_the_ocr_layer_of_a_chinese_scan_keeps_full_width_letters_with_their_figures():
+    from conftest import CORPUS
+
+    from parsers import parse_pdf
+
+    path = CORPUS / "pr-136-example.pdf"
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    document = parse_pdf(path, {"ocr": {"mode": "never"}})
+    text = " ".join(e.text for e in document.elements if e.page == 2)
+    assert "小E14 司商" in text and "小Eis 间商" in text  # was "小E 14 司商", "小E is 间商"

@@ -61,6 +61,13 @@ SUPERSCRIPT_SIZE_RATIO = 0.85
 SUPERSCRIPT_RISE_EM = 0.2
 #: Devanagari glyph boxes overlap and leave odd gaps; demand a clearer gap there.
 DEVANAGARI_SPACE_GAP_EM = 0.45
+#: A drawn space that ends this many font sizes or more before the end of the glyph drawn
+#: before it lies inside that glyph's advance: it moves the pen nowhere, so it is no word
+#: break (the glyph gap decides). An OCR engine's invisible layer draws a space after each
+#: word from that word's last glyph's start, and a full-width letter's advance (1 em) outruns
+#: its narrow space: "小Ｅ14司" would read "Ｅ 14" (corpus/pr-136 p2; pdfium and pdftotext
+#: read no space there). A space at the glyph's end, zero-width or not, still counts.
+HIDDEN_SPACE_EM = 0.1
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|-bd|,b$", re.IGNORECASE)
 
 
@@ -152,6 +159,14 @@ def _is_devanagari(text: str) -> bool:
     return "\u0900" <= text <= "\u097f"
 
 
+def _inside_advance(space: Char, last: Char | None) -> bool:
+    """Does a drawn `space` end inside the advance of `last`, the glyph before it on its line
+    (`HIDDEN_SPACE_EM`)? Rotated glyphs never come here."""
+    if last is None or not last.top - last.size < space.top < last.bottom:
+        return False
+    return space.x1 < last.x1 - HIDDEN_SPACE_EM * last.size and space.x0 < last.x1
+
+
 def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) -> list[Segment]:
     """Group characters into horizontal segments (see the module docstring).
 
@@ -182,7 +197,7 @@ def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) ->
         if char.is_space:
             if char.generated:
                 pending_generated = True
-            else:
+            elif not _inside_advance(char, last):
                 pending_space = True
             continue
         space = False
