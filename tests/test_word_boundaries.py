@@ -186,6 +186,8 @@ def test_a_drawn_space_inside_the_glyph_before_it_is_no_word_break():
     assert [s.text for s in chars_to_segments(after)] == ["4 t"]
     zero_width = [_char("a", 20.0, 27.0), _char(" ", 27.0, 27.0), _char("b", 27.2, 34.0)]
     assert [s.text for s in chars_to_segments(zero_width)] == ["a b"]
+    right_to_left = [_char("ب", 30.0, 37.0), _char(" ", 26.0, 30.0), _char("ا", 20.0, 26.0)]  # the space left of "ب"
+    assert [s.text for s in chars_to_segments(right_to_left)] == ["ب ا"]
 
 
 def test_the_ocr_layer_of_a_chinese_scan_keeps_full_width_letters_with_their_figures():

@@ -160,11 +160,13 @@ def _is_devanagari(text: str) -> bool:
 
 
 def _inside_advance(space: Char, last: Char | None) -> bool:
-    """Does a drawn `space` end inside the advance of `last`, the glyph before it on its line
-    (`HIDDEN_SPACE_EM`)? Rotated glyphs never come here."""
+    """Does a drawn `space` lie inside the advance of `last`, the glyph before it on its line:
+    starting no earlier than it and ending `HIDDEN_SPACE_EM` or more before its end? In a
+    right-to-left run the space sits left of the glyph before it and is never inside.
+    Rotated glyphs never come here."""
     if last is None or not last.top - last.size < space.top < last.bottom:
         return False
-    return space.x1 < last.x1 - HIDDEN_SPACE_EM * last.size and space.x0 < last.x1
+    return last.x0 - 0.01 <= space.x0 and space.x1 < last.x1 - HIDDEN_SPACE_EM * last.size
 
 
 def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) -> list[Segment]:
