@@ -24,5 +24,26 @@ def non_empty(items: list, what: str) -> list:
     return items
 
 
+def pdf_pages(path: Path, first: int, last: int | None = None, *, into: Path, times: int = 1) -> Path:
+    """Pages `first` to `last` of the PDF at `path` (1-based, both included; no `last`: page
+    `first` alone) copied with pypdfium2 into a PDF of their own in the folder `into`, the range
+    `times` over one after the other; returns that PDF's path, `into / "<stem>-p<first>-<last>.pdf"`
+    (`-x<times>` before ".pdf" when `times` is over 1). A page beyond the end raises."""
+    import pypdfium2
+
+    last = first if last is None else last
+    target = into / f"{path.stem}-p{first}-{last}{f'-x{times}' if times > 1 else ''}.pdf"
+    source = pypdfium2.PdfDocument(path)
+    cut = pypdfium2.PdfDocument.new()
+    try:
+        for _ in range(times):
+            cut.import_pages(source, list(range(first - 1, last)))
+        cut.save(target)
+    finally:
+        cut.close()
+        source.close()
+    return target
+
+
 # Real engines (a throw-away PostgreSQL server, `db_url` over SQLite and PostgreSQL): tests/engines.py.
 from engines import db_url, postgres_server, postgres_url  # noqa: E402, F401

@@ -5,7 +5,7 @@ the word came out in two pieces or without its hyphen."""
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH
+from conftest import BENCH, pdf_pages
 
 from ingest.contracts.elements import Element, ElementType
 from parsers.structure.compounds import elements_with_spellings, respelled, texts_to_spellings
@@ -64,19 +64,6 @@ def test_a_line_that_breaks_a_word_or_leaves_a_bracket_open_goes_on():
 # --- bench pages -----------------------------------------------------------------------------
 
 
-def _one_page(path, page, folder):
-    import pypdfium2
-
-    source = pypdfium2.PdfDocument(path)
-    cut = pypdfium2.PdfDocument.new()
-    cut.import_pages(source, [page - 1])
-    target = folder / f"{path.stem}-p{page}.pdf"
-    cut.save(target)
-    cut.close()
-    source.close()
-    return target
-
-
 def _texts(path) -> list[str]:
     from parsers import parse_pdf
 
@@ -88,7 +75,7 @@ def _texts(path) -> list[str]:
 def test_a_compound_broken_at_its_hyphen_keeps_it_when_the_document_prints_it_so(tmp_path):
     """COSTCO 2021 10-K p31 prints "non-functional" inside lines and breaks one at its hyphen;
     the lexicon has "nonfunctional", so the join made "nonfunctional"."""
-    text = "\n".join(_texts(_one_page(BENCH / "financebench-dev" / "COSTCO_2021_10K.pdf", 31, tmp_path)))
+    text = "\n".join(_texts(pdf_pages(BENCH / "financebench-dev" / "COSTCO_2021_10K.pdf", 31, into=tmp_path)))
     assert "nonfunctional" not in text and text.count("non-functional") == 3
 
 
@@ -102,7 +89,7 @@ def test_a_heading_broken_by_a_hyphen_is_one_title():
 
 @pytest.mark.slow
 def test_a_wrapped_table_label_broken_by_a_hyphen_is_one_row(tmp_path):
-    text = "\n".join(_texts(_one_page(BENCH / "financebench-dev" / "3M_2018_10K.pdf", 20, tmp_path)))
+    text = "\n".join(_texts(pdf_pages(BENCH / "financebench-dev" / "3M_2018_10K.pdf", 20, into=tmp_path)))
     assert "Q4 2017 Adjusted Non-GAAP Measure | $7,990" in text
 
 
@@ -110,7 +97,7 @@ def test_a_wrapped_table_label_broken_by_a_hyphen_is_one_row(tmp_path):
 def test_a_wrapped_line_after_a_broken_word_is_no_list_item(tmp_path):
     """CORNING 2022 10-K p49: "... in this Annual Report on Form 10-" / "K." matched a list
     marker (a letter and a period), so "K." was a list item of its own."""
-    texts = _texts(_one_page(BENCH / "financebench-dev" / "CORNING_2022_10K.pdf", 49, tmp_path))
+    texts = _texts(pdf_pages(BENCH / "financebench-dev" / "CORNING_2022_10K.pdf", 49, into=tmp_path))
     assert "K." not in texts
     assert (
         sum(
@@ -128,7 +115,7 @@ def test_a_wrapped_line_after_a_broken_word_is_no_list_item(tmp_path):
 def test_a_weight_switch_after_a_broken_word_is_no_new_paragraph(tmp_path):
     """COSTCO 2021 10-K p63: "(Case No. 19-" (a line 0.91 bold) / "2-15514-1). In light of ..."
     (regular) were cut into two paragraphs at the weight switch, mid-word."""
-    texts = _texts(_one_page(BENCH / "financebench-dev" / "COSTCO_2021_10K.pdf", 63, tmp_path))
+    texts = _texts(pdf_pages(BENCH / "financebench-dev" / "COSTCO_2021_10K.pdf", 63, into=tmp_path))
     assert any("Costco Wholesale Corp. (Case No. 19-2-15514-1). In light of the dismissal" in t for t in texts)
 
 
@@ -220,13 +207,13 @@ def test_a_short_first_word_of_an_indented_paragraph_is_no_label():
 
 @pytest.mark.slow
 def test_exhibit_numbers_beside_their_second_line_keep_long_term_whole(tmp_path):
-    text = "\n".join(_texts(_one_page(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 111, tmp_path)))
+    text = "\n".join(_texts(pdf_pages(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 111, into=tmp_path)))
     assert "Long-10a" not in text and text.count("Long-Term Incentive Plan") >= 7
     assert "10a(iii) Form of 2020 Restricted Stock Unit Agreement" in text
 
 
 @pytest.mark.slow
 def test_an_exhibit_number_beside_its_second_line_in_a_block_of_entries_reads_first(tmp_path):
-    text = "\n".join(_texts(_one_page(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 112, tmp_path)))
+    text = "\n".join(_texts(pdf_pages(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 112, into=tmp_path)))
     assert "Long-10a" not in text
     assert "10a(vii) Form of 2022 Restricted Stock Unit Agreement" in text and "Inc. Long-Term Incentive" in text

@@ -6,7 +6,7 @@ minutes)."""
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH, CORPUS, non_empty
+from conftest import BENCH, CORPUS, non_empty, pdf_pages
 
 from ingest.contracts.elements import DroppedText, DropReason, Element, ElementType, PageInfo, TextSource
 from parsers.textlayer.chars import Segment
@@ -95,17 +95,9 @@ def _first_pages(path, folder):
     import pypdfium2
 
     source = pypdfium2.PdfDocument(path)
-    try:
-        if len(source) <= FINANCEBENCH_PAGES:
-            return path
-        cut = pypdfium2.PdfDocument.new()
-        cut.import_pages(source, list(range(FINANCEBENCH_PAGES)))
-        target = folder / path.name
-        cut.save(target)
-        cut.close()
-        return target
-    finally:
-        source.close()
+    pages = len(source)
+    source.close()
+    return path if pages <= FINANCEBENCH_PAGES else pdf_pages(path, 1, FINANCEBENCH_PAGES, into=folder)
 
 
 @pytest.mark.slow
@@ -175,20 +167,6 @@ def test_a_second_table_on_one_line_becomes_its_own_table(name, page):
     assert document.pages[page - 1].lost_chars == 0
 
 
-def _page_range(path, first, last, folder):
-    """Pages `first`..`last` (1-based) of `path` as a PDF of their own in `folder`."""
-    import pypdfium2
-
-    source = pypdfium2.PdfDocument(path)
-    cut = pypdfium2.PdfDocument.new()
-    cut.import_pages(source, list(range(first - 1, last)))
-    target = folder / f"{path.stem}-p{first}-{last}.pdf"
-    cut.save(target)
-    cut.close()
-    source.close()
-    return target
-
-
 @pytest.mark.slow
 def test_a_repeated_table_header_is_recorded_and_a_table_of_its_own_is_not_a_continuation(tmp_path):
     """GENERALMILLS_2020_10K p92's "Land, buildings, and equipment" table (its own title row
@@ -197,14 +175,14 @@ def test_a_repeated_table_header_is_recorded_and_a_table_of_its_own_is_not_a_con
     from parsers import parse_pdf
 
     mills = parse_pdf(
-        _page_range(BENCH / "financebench-dev" / "GENERALMILLS_2020_10K.pdf", 91, 92, tmp_path),
+        pdf_pages(BENCH / "financebench-dev" / "GENERALMILLS_2020_10K.pdf", 91, 92, into=tmp_path),
         {"ocr": {"mode": "never"}},
     )
     land = [e for e in mills.elements if e.rows and ["Land, buildings, and equipment:", "", ""] in e.rows]
     heads = ["In Millions", "May 31, 2020", "May 26, 2019"]
     assert [(e.page, e.page_end, e.rows[0]) for e in land] == [(2, None, heads)]
     jnj = parse_pdf(
-        _page_range(BENCH / "financebench-dev" / "JOHNSON_JOHNSON_2022_10K.pdf", 137, 138, tmp_path),
+        pdf_pages(BENCH / "financebench-dev" / "JOHNSON_JOHNSON_2022_10K.pdf", 137, 138, into=tmp_path),
         {"ocr": {"mode": "never"}},
     )
     assert [d.sample for d in jnj.pages[1].dropped] == ["Name of Subsidiary Jurisdiction"]
@@ -212,7 +190,7 @@ def test_a_repeated_table_header_is_recorded_and_a_table_of_its_own_is_not_a_con
     # over p137-142 that line repeats at the page top, yet it is no running header: the table
     # holds it (it was held twice, lost -28 a page); p140 opens a table of its own and keeps it
     six = parse_pdf(
-        _page_range(BENCH / "financebench-dev" / "JOHNSON_JOHNSON_2022_10K.pdf", 137, 142, tmp_path),
+        pdf_pages(BENCH / "financebench-dev" / "JOHNSON_JOHNSON_2022_10K.pdf", 137, 142, into=tmp_path),
         {"ocr": {"mode": "never"}},
     )
     assert [e for e in six.elements if e.type is ElementType.header] == []

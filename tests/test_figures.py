@@ -124,16 +124,9 @@ def test_only_short_labels_become_figure_text():
 
 def _parsed_pages(path, first: int, last: int, tmp_path):
     """Pages `first`..`last` (1-based) of `path` parsed on their own (pypdfium2 cut)."""
-    import pypdfium2 as pdfium
+    from conftest import pdf_pages
 
-    source = pdfium.PdfDocument(path)
-    part = pdfium.PdfDocument.new()
-    part.import_pages(source, list(range(first - 1, last)))
-    cut = tmp_path / f"{first}-{last}-{path.name}"
-    part.save(cut)
-    part.close()
-    source.close()
-    return parse_pdf(cut, {"ocr": {"mode": "never"}})
+    return parse_pdf(pdf_pages(path, first, last, into=tmp_path), {"ocr": {"mode": "never"}})
 
 
 def _of_type(document, kind: ElementType, page: int) -> list:

@@ -6,7 +6,7 @@ is held once. Hand-built grids first, then the corpus and bench pages where it w
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH, CORPUS
+from conftest import BENCH, CORPUS, pdf_pages
 
 from parsers.tables.cells import (
     grid_to_orphans,
@@ -97,17 +97,9 @@ def test_table_pages_hold_their_text_exactly_once(path, page, tmp_path):
     J&J Q4 p2 held 16 twice, eu-011 p3 35, eu-022 p2 5, right_to_left_03 18."""
     if not path.exists():
         pytest.skip(f"{path} not available")
-    import pypdfium2
-
     from parsers import parse_pdf
 
-    source = pypdfium2.PdfDocument(path)
-    single = pypdfium2.PdfDocument.new()
-    single.import_pages(source, [page - 1])
-    single.save(tmp_path / path.name)
-    single.close()
-    source.close()
-    document = parse_pdf(tmp_path / path.name, {"ocr": {"mode": "never"}})
+    document = parse_pdf(pdf_pages(path, page, into=tmp_path), {"ocr": {"mode": "never"}})
     (counted,) = document.pages
     assert counted.text_chars > 0 and counted.lost_chars == 0, (counted.text_chars, counted.element_chars)
 
@@ -176,15 +168,9 @@ def test_rules_around_a_paragraph_leave_it_a_paragraph(tmp_path):
     path = BENCH / "financebench-dev" / "VERIZON_2021_10K.pdf"
     if not path.exists():
         pytest.skip(f"{path} not available")
-    import pypdfium2
-
     from parsers import parse_pdf
 
-    source = pypdfium2.PdfDocument(path)
-    single = pypdfium2.PdfDocument.new()
-    single.import_pages(source, [102])
-    single.save(tmp_path / "p103.pdf")
-    document = parse_pdf(tmp_path / "p103.pdf", {"ocr": {"mode": "never"}})
+    document = parse_pdf(pdf_pages(path, 103, into=tmp_path), {"ocr": {"mode": "never"}})
     texts = [element.text for element in document.elements]
     assert not any(element.type == "table" for element in document.elements)
     assert any(text.startswith("During 2021, Verizon entered into seven renewable energy purchase") for text in texts)

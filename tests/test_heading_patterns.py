@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from conftest import BENCH, CORPUS
+from conftest import BENCH, CORPUS, pdf_pages
 
 from ingest.contracts.elements import ElementType
 from parsers.pdf import parse_pdf
@@ -146,16 +146,7 @@ def test_numbered_sub_heading_over_a_short_body_line_is_a_heading():
 def _pages_of(name: str, first: int, last: int, tmp_path, folder=CORPUS):
     """Pages `first`..`last` (1-based) of a PDF in `folder` parsed on their own (a big file's
     few pages, extracted with pypdfium2 into a temporary PDF)."""
-    import pypdfium2 as pdfium
-
-    source = pdfium.PdfDocument(folder / name)
-    part = pdfium.PdfDocument.new()
-    part.import_pages(source, list(range(first - 1, last)))
-    path = tmp_path / f"{first}-{last}-{name}"
-    part.save(path)
-    part.close()
-    source.close()
-    return parse_pdf(path, {"ocr": {"mode": "never"}})
+    return parse_pdf(pdf_pages(folder / name, first, last, into=tmp_path), {"ocr": {"mode": "never"}})
 
 
 def test_contents_heading_over_dot_leaders_stays_a_heading(tmp_path):

@@ -10,6 +10,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from conftest import pdf_pages
 
 from ingest.pipeline.settings import DEFAULT_LANGUAGES, PipelineSettings
 from ingest.pipeline.spill import Spilled, loaded, spill
@@ -90,16 +91,8 @@ def test_a_failed_part_removes_the_files_of_the_parts_already_read(tmp_path):
 
 
 def _pages_pdf(tmp_path: Path, copies: int) -> Path:
-    """fixtures/crop_manual.pdf's pages `copies` times over, as one PDF."""
-    import pypdfium2
-
-    source = pypdfium2.PdfDocument(FIXTURES / "crop_manual.pdf")
-    target = pypdfium2.PdfDocument.new()
-    for _ in range(copies):
-        target.import_pages(source)
-    path = tmp_path / f"pages-{copies}.pdf"
-    target.save(path)
-    return path
+    """fixtures/crop_manual.pdf's five pages `copies` times over, as one PDF."""
+    return pdf_pages(FIXTURES / "crop_manual.pdf", 1, 5, into=tmp_path, times=copies)
 
 
 def _retained_after_reading(path: Path, pages: int, monkeypatch, spill_dir: Path) -> int:

@@ -7,7 +7,7 @@ warning stored with the document, shown by `ingest show` and listed by `ingest r
 from __future__ import annotations
 
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, pdf_pages
 
 from parsers.ocr.script import LOW_CONFIDENCE, low_confidence_warning
 
@@ -38,7 +38,6 @@ def test_a_chinese_page_read_as_english_is_warned_in_show_and_runs(tmp_path):
     source = CORPUS / "pr-136-example.pdf"
     if not source.exists():
         pytest.skip(f"corpus not available at {CORPUS}")
-    import pypdfium2
     from typer.testing import CliRunner
 
     from ingest import api
@@ -46,12 +45,7 @@ def test_a_chinese_page_read_as_english_is_warned_in_show_and_runs(tmp_path):
 
     folder = tmp_path / "pdfs"
     folder.mkdir()
-    whole = pypdfium2.PdfDocument(source)
-    first = pypdfium2.PdfDocument.new()
-    first.import_pages(whole, [0])
-    first.save(folder / "pr-136-p1.pdf")
-    first.close()
-    whole.close()
+    pdf_pages(source, 1, into=folder)
     db = str(tmp_path / "ingest.db")
     runner = CliRunner()
     result = runner.invoke(

@@ -6,7 +6,7 @@ real 10-K (COSTCO_2021_10K.pdf p36, extracted to a temporary PDF) and ICDAR eu-0
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH, ROOT
+from conftest import BENCH, ROOT, pdf_pages
 
 from parsers.structure.captions import table_title_of
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
@@ -111,17 +111,13 @@ def test_a_section_heading_is_no_table_title():
 
 @pytest.fixture(scope="module")
 def costco_page(tmp_path_factory):
-    pdfium = pytest.importorskip("pypdfium2")
+    pytest.importorskip("pypdfium2")
     source = FINANCE / "COSTCO_2021_10K.pdf"
     if not source.exists():
         pytest.skip("FinanceBench PDFs not available")
-    out = tmp_path_factory.mktemp("costco") / "costco_p36.pdf"
-    new = pdfium.PdfDocument.new()
-    new.import_pages(pdfium.PdfDocument(str(source)), [35])
-    new.save(str(out))
     from parsers import parse_pdf
 
-    return parse_pdf(out)
+    return parse_pdf(pdf_pages(source, 36, into=tmp_path_factory.mktemp("costco")))
 
 
 def test_costco_income_statement_is_one_table_with_its_title_and_three_header_rows(costco_page):
@@ -343,16 +339,12 @@ def test_a_tables_own_column_gap_is_no_gutter():
 
 
 def _page(tmp_path, source, page):
-    pdfium = pytest.importorskip("pypdfium2")
+    pytest.importorskip("pypdfium2")
     if not source.exists():
         pytest.skip(f"{source} not available")
-    out = tmp_path / f"{source.stem}-p{page}.pdf"
-    new = pdfium.PdfDocument.new()
-    new.import_pages(pdfium.PdfDocument(str(source)), [page - 1])
-    new.save(str(out))
     from parsers import parse_pdf
 
-    return parse_pdf(out, {"ocr": {"mode": "never"}})
+    return parse_pdf(pdf_pages(source, page, into=tmp_path), {"ocr": {"mode": "never"}})
 
 
 def test_generalmills_p20_constant_currency_is_the_tables_column_header(tmp_path):
