@@ -21,7 +21,7 @@ import operator
 import re
 import statistics
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from parsers.structure.lists import LIST_MARKER
@@ -29,6 +29,7 @@ from parsers.textlayer.chars import Segment, normalize_text
 from parsers.textlayer.text_joins import WrappedLine, join_wrapped_lines, line_goes_on
 
 if TYPE_CHECKING:
+    from parsers.tables.grid import TableFound
     from parsers.textlayer.figures import FigureFound
 
 #: Minimum width of a column gutter, in font sizes.
@@ -36,6 +37,15 @@ GUTTER_EM = 1.0
 #: Minimum width of a column, in font sizes: narrower "columns" are line numbers or
 #: list markers, not text columns.
 MIN_COLUMN_EM = 6.0
+
+
+@dataclass(slots=True)
+class Placeholder(Segment):
+    """An empty segment holding the place of a table or a figure in its line, so that the
+    reading-order pass puts the table or figure among the text around it
+    (`layout.layout_to_blocks`, which turns it back into a block of its own)."""
+
+    stands_for: TableFound | FigureFound | None = None
 
 
 @dataclass(slots=True)
@@ -48,7 +58,6 @@ class Line:
     size: float
     bold: float
     text: str = ""
-    tag: dict = field(default_factory=dict)
     #: A space drawn after the line's last glyph (see `Segment.space_after`; None: unknown).
     space_after: bool | None = None
 
@@ -69,8 +78,17 @@ class Block:
 
     lines: list[Line]
     kind: str = "paragraph"  # paragraph | list_item | title | caption | table | figure
-    tag: dict = field(default_factory=dict)
     figure: FigureFound | None = None  # kind "figure": its box and labels
+    table: TableFound | None = None  # kind "table": its cells
+    #: kind "title": its heading level (1 = top), set by `structure.headings`; None until then.
+    level: int | None = None
+    #: kind "list_item": its nesting depth (0 = outermost), set by `structure.elements`.
+    list_level: int | None = None
+    #: kind "table": the caption found above or below it (`structure.elements`).
+    caption: str | None = None
+    #: kind "list_item": where the item's text starts after its marker (points), so a line
+    #: left of it ends the item (`region_to_blocks`).
+    item_x: float | None = None
     #: ((id of `lines`, its length), {property name: value}): see the class docstring.
     _cache: tuple[tuple[int, int], dict] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -424,7 +442,7 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
             or ((line.bold >= 0.8) != (previous.bold >= 0.8) and not goes_on)
             or is_monospace(line) != is_monospace(previous)
         )
-        left_of_item = block.tag.get("item_x") is not None and line.x0 < block.tag["item_x"] - 0.5 * em
+        left_of_item = block.item_x is not None and line.x0 < block.item_x - 0.5 * em
         short_end = previous.x1 < right_edge - 0.2 * (right_edge - lines[0].x0) and previous.text.rstrip().endswith(
             (".", "!", "?", ":", "।", "॥")
         )
@@ -434,7 +452,7 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
             block.lines.append(line)
         if starts_item and len(blocks[-1].lines) == 1:
             match = LIST_MARKER.match(line.text)
-            blocks[-1].tag["item_x"] = _item_text_x(line, match.end())
+            blocks[-1].item_x = _item_text_x(line, match.end())
     return [block_with_hanging_label_first(block, em) for block in blocks]
 
 
@@ -491,7 +509,7 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
         done, moved = k, True
     if not moved:
         return block
-    return Block(lines, kind=block.kind, tag=dict(block.tag), figure=block.figure)
+    return replace(block, lines=lines)
 
 
 def _is_label(segment: Segment) -> bool:
