@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.chars import Segment, normalize_text
-from parsers.textlayer.text_joins import WrappedLine, join_wrapped_lines, line_goes_on
+from parsers.textlayer.text_joins import FOOTNOTE_MARKS, WrappedLine, join_wrapped_lines, line_goes_on
 
 if TYPE_CHECKING:
     from parsers.tables.grid import TableFound
@@ -470,9 +470,9 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
     characters with a letter or digit, ending at least 0.5 em left of where the rest of its
     line starts. Its entry is the lines around it that start where that rest starts (within
     1 pt): back to the block start or to a line ending an entry (`_ENTRY_END`, footnote marks
-    "*" and "†" set aside), which must be where the run stops, and on to the block end or to
+    set aside: `_ends_entry`), which must be where the run stops, and on to the block end or to
     a line that starts with its own label. The label is moved only when it is beside a line
-    after the entry's first, the line before it goes on (no `_ENTRY_END` at its end: else the
+    after the entry's first, the line before it goes on (`_ends_entry` false: else the
     label may open the next entry) and the entry's first line is text (3 or more words with
     letters; a label beside figures stays where it is). Exhibit indexes set an entry's number
     centred beside its description (VERIZON 2022 10-K p111: "10a(iii)" beside the second of
@@ -490,7 +490,7 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
             continue
         label, rest = line.segments[0], line.segments[1:]
         x = rest[0].x0
-        if abs(lines[k - 1].x0 - x) > 1 or lines[k - 1].text.rstrip().endswith(_ENTRY_END):
+        if abs(lines[k - 1].x0 - x) > 1 or _ends_entry(lines[k - 1]):
             continue
         s = k - 1
         while s > done and abs(lines[s - 1].x0 - x) <= 1 and not _ends_entry(lines[s - 1]):
@@ -520,7 +520,7 @@ def _is_label(segment: Segment) -> bool:
 
 def _ends_entry(line: Line) -> bool:
     """The line ends an entry: `_ENTRY_END` at its end, footnote marks set aside."""
-    return line.text.rstrip().rstrip("*†").rstrip().endswith(_ENTRY_END)
+    return line.text.rstrip().rstrip(FOOTNOTE_MARKS).rstrip().endswith(_ENTRY_END)
 
 
 def _starts_with_label(line: Line, em: float) -> bool:
