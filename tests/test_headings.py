@@ -160,7 +160,7 @@ def test_toc_heading_is_not_the_title_and_not_the_parent_of_later_sections():
     ]
     title = blocks_to_headings(blocks, body_size=12.0, outline=[])
     assert title != "Table of Contents"
-    levels = {b.text: b.tag.get("level") for _, b in blocks if b.kind == "title"}
+    levels = {b.text: b.level for _, b in blocks if b.kind == "title"}
     assert levels["Table of Contents"] >= levels["CREATURES"]  # CREATURES closes the contents section
     assert levels["Abomination"] > levels["CREATURES"]
 

@@ -224,7 +224,7 @@ def test_heading_levels_from_styles_numbering_and_outline():
     outline = [(0, "1 Sowing", 1), (1, "1.1 Seed rate", 1), (0, "2 Pests", 2), (1, "Whitefly", 2)]
     title = blocks_to_headings(blocks, body_size=10.0, outline=outline)
     assert title == "Cotton Manual"
-    levels = {b.text: (b.kind, b.tag.get("level")) for _, b in blocks}
+    levels = {b.text: (b.kind, b.level) for _, b in blocks}
     assert levels["Cotton Manual"] == ("title", 1)
     assert levels["1 Sowing"] == ("title", 2) and levels["2 Pests"] == ("title", 2)
     assert levels["1.1 Seed rate"] == ("title", 3)

@@ -72,9 +72,14 @@ def _furniture(kind: str, line: Line, page: int) -> Element:
     )
 
 
+def _level_or_top(block: Block) -> int:
+    """A title block's heading level; 1 when no pass has set one."""
+    return 1 if block.level is None else block.level
+
+
 def block_to_element(block: Block, page: int) -> Element | None:
     if block.kind == "table":
-        table: TableFound = block.tag["table"]
+        table: TableFound = block.table
         return Element(
             type=ElementType.table,
             text=table_rows_to_text(table.rows),
@@ -82,7 +87,7 @@ def block_to_element(block: Block, page: int) -> Element | None:
             bbox=_bbox(table.bbox),
             rows=table.rows,
             header_rows=table.header_rows,
-            caption=block.tag.get("caption"),
+            caption=block.caption,
             data=table_to_data(table),
         )
     if block.kind == "figure":
@@ -100,10 +105,10 @@ def block_to_element(block: Block, page: int) -> Element | None:
                 text=rest,
                 page=page,
                 bbox=bbox,
-                heading_level=block.tag.get("level", 1),
+                heading_level=_level_or_top(block),
                 data={"marker": marker},
             )
-        return Element(type=ElementType.title, text=text, page=page, bbox=bbox, heading_level=block.tag.get("level", 1))
+        return Element(type=ElementType.title, text=text, page=page, bbox=bbox, heading_level=_level_or_top(block))
     if block.kind == "caption":
         return Element(type=ElementType.caption, text=text, page=page, bbox=bbox)
     if block.kind == "list_item":
@@ -117,7 +122,7 @@ def block_to_element(block: Block, page: int) -> Element | None:
             text=(rest or text) if is_bullet else text,
             page=page,
             bbox=bbox,
-            list_level=block.tag.get("list_level", 0),
+            list_level=block.list_level or 0,
             data={"marker": marker} if marker else {},
         )
     return Element(type=ElementType.paragraph, text=text, page=page, bbox=bbox)
@@ -137,7 +142,7 @@ def figure_to_element(block: Block, page: int) -> Element | None:
     the text over the image is body text) and its caption. A figure with neither labels nor
     a caption (a logo, a photo standing alone) gives no element: it holds nothing to read."""
     figure = block.figure
-    caption = block.tag.get("caption")
+    caption = block.caption
     if figure is None or not figure.text and not caption:
         return None
     return Element(type=ElementType.figure, text=figure.text, page=page, bbox=_bbox(figure.bbox), caption=caption)
@@ -152,7 +157,7 @@ def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
     def close() -> None:
         if run:
             for block, level in zip(run, marker_positions_to_levels([b.lines[0].x0 for b in run])):
-                block.tag["list_level"] = level
+                block.list_level = level
         run.clear()
 
     for page, block in page_blocks:
@@ -171,8 +176,8 @@ def mark_list_items(page_blocks: list[tuple[int, Block]]) -> None:
 def _previous_level(page_blocks: list[tuple[int, Block]], index: int) -> int:
     """The level of the last heading before `page_blocks[index]` (1 when there is none)."""
     for _, block in reversed(page_blocks[:index]):
-        if block.kind == "title" and "level" in block.tag:
-            return block.tag["level"]
+        if block.kind == "title" and block.level is not None:
+            return block.level
     return 1
 
 
@@ -200,10 +205,11 @@ def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
                 and page_blocks[j][0] == page
                 and page_blocks[j][1].kind in ("table", "figure")
             ):
-                page_blocks[j][1].tag.setdefault("caption", block.text)
+                if page_blocks[j][1].caption is None:  # the first caption found keeps it
+                    page_blocks[j][1].caption = block.text
                 break
     for i, (page, table) in enumerate(page_blocks):
-        if table.kind != "table" or "caption" in table.tag:
+        if table.kind != "table" or table.caption is not None:
             continue
         titles = []
         for j in (i - 1, i - 2):
@@ -214,8 +220,8 @@ def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
         for above in titles:
             if above.kind == "paragraph" and names_statement(above.text) and above is titles[0]:
                 above.kind = "title"  # a statement opens a section of its own (docstring)
-                above.tag["level"] = _previous_level(page_blocks, i)
+                above.level = _previous_level(page_blocks, i)
             elif not (above.kind == "title" and names_statement(above.text)):
                 above.kind = "caption"
         if titles:
-            table.tag["caption"] = " ".join(b.text.strip() for b in titles)
+            table.caption = " ".join(b.text.strip() for b in titles)

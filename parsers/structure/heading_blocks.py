@@ -86,7 +86,7 @@ def _split_first_line(block: Block) -> tuple[Line, Line] | None:
             return None
         share = run.end / max(len(first.text), 1)
         cut = first.x0 + share * first.width
-        rest_segment = replace(first, text=rest_text, x0=cut, lead=None, tag={})
+        rest_segment = replace(first, text=rest_text, x0=cut, lead=None)
         if not run_in_lead(lead_text, run.font, run.bold, run.size, rest_segment, rest_words - len(lead_text.split())):
             return None
         lead_segment = replace(
@@ -97,7 +97,6 @@ def _split_first_line(block: Block) -> tuple[Line, Line] | None:
             bold=1.0 if _heavy(run.font, run.bold) else 0.0,
             font=run.font,
             lead=None,
-            tag={},
         )
         return segments_to_line([lead_segment]), segments_to_line([rest_segment, *line.segments[1:]])
     if len(line.segments) < 2:
@@ -107,7 +106,7 @@ def _split_first_line(block: Block) -> tuple[Line, Line] | None:
         first.text.strip(), first.font, first.bold >= 0.5, first.size, second, rest_words - len(first.text.split())
     ):
         return None
-    lead_segment = replace(first, bold=1.0 if _heavy(first.font, first.bold >= 0.5) else first.bold, tag={})
+    lead_segment = replace(first, bold=1.0 if _heavy(first.font, first.bold >= 0.5) else first.bold)
     return segments_to_line([lead_segment]), segments_to_line(line.segments[1:])
 
 

@@ -466,7 +466,7 @@ def blocks_to_headings(
     outline: list[tuple[int, str, int]],
     bold_body_font: str | None = None,
 ) -> str | None:
-    """Mark heading blocks (`kind = "title"`, `tag["level"]`) and return the document title.
+    """Mark heading blocks (`kind = "title"`, `level`) and return the document title.
 
     `blocks` are (page number, block) in reading order; `outline` is (level from 0,
     title, page number or 0) from the PDF bookmarks. Blocks already of kind "title" (run-in
@@ -515,14 +515,14 @@ def blocks_to_headings(
             depth_of_style[_style(block)][depth] += 1
     for _, block in headings:
         if block is title_block:
-            block.tag["level"] = 1
+            block.level = 1
             continue
         depth = numbering_depth(block.text)
         if depth is None and depth_of_style.get(_style(block)):
             depth = depth_of_style[_style(block)].most_common(1)[0][0]
         if depth is None:
             depth = _unnumbered_depth(_style(block), styles, depth_of_style)
-        block.tag["level"] = depth + offset
+        block.level = depth + offset
     _apply_outline(headings, outline_keys, title_block, offset)
     _add_table_page_titles(blocks, bold_body_font)
     _place_contents_headings(blocks, contents)
@@ -595,9 +595,9 @@ def _add_table_page_titles(blocks: list[tuple[int, Block]], bold_body_font: str 
     for _, block in blocks:
         if id(block) in candidates:
             block.kind = "title"
-            block.tag["level"] = level
-        elif block.kind == "title" and "level" in block.tag:
-            level = block.tag["level"]
+            block.level = level
+        elif block.kind == "title" and block.level is not None:
+            level = block.level
 
 
 def _contents_headings(blocks: list[tuple[int, Block]]) -> set[int]:
@@ -622,7 +622,7 @@ def _place_contents_headings(blocks: list[tuple[int, Block]], contents: set[int]
     for index, block in enumerate(titles):
         if id(block) in contents:
             following = next((b for b in titles[index + 1 :] if id(b) not in contents), None)
-            block.tag["level"] = toc_level(following.tag.get("level") if following is not None else None)
+            block.level = toc_level(following.level if following is not None else None)
 
 
 def _unnumbered_depth(style, styles, depth_of_style) -> int:
@@ -675,7 +675,7 @@ def _apply_outline(headings, outline_keys, title_block, offset) -> None:
             continue
         hit = outline_keys.get(_key(block.text))
         if hit:
-            block.tag["level"] = hit[0] + 1 + (0 if title_in_outline else offset)
+            block.level = hit[0] + 1 + (0 if title_in_outline else offset)
 
 
 # One decider for OCR'd lines too: parsers/ocr/layout.py measures the evidence (a line's size

@@ -24,13 +24,13 @@ from __future__ import annotations
 import re
 
 from ingest.contracts.elements import Element, ElementType
-from parsers.textlayer.text_joins import join_wrapped_lines
+from parsers.textlayer.text_joins import FOOTNOTE_MARKS, join_wrapped_lines
 
 #: Characters that end a sentence (Latin, Devanagari danda, CJK full stop), possibly followed by
 #: a closing quote or bracket or footnote marks ("... by reference).**": VERIZON 2022 10-K p111,
 #: an exhibit entry, is no paragraph that p112's "10a(vii) Form of ..." goes on).
 SENTENCE_ENDS = (".", "!", "?", ":", "।", "॥", "。", "！", "？")
-_CLOSERS = "\"'”’)]*†‡"
+_CLOSERS = "\"'”’)]" + FOOTNOTE_MARKS
 _CONTINUATION_STARTS = ")]},;.:%"
 
 

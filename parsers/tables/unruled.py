@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
-from parsers.textlayer.blocks import Line
+from parsers.textlayer.blocks import Line, Placeholder
 from parsers.textlayer.chars import Segment, normalize_text
 from parsers.textlayer.text_joins import ends_in_broken_word, join_wrapped_lines
 
@@ -425,9 +425,9 @@ def stubs_to_indent_levels(stubs: list[float | None], em: float) -> list[int]:
     return [0 if x is None else max(k for k, level in enumerate(levels) if level <= x + 0.4 * em) for x in stubs]
 
 
-def table_to_segment(table: TableFound, em: float) -> Segment:
+def table_to_segment(table: TableFound, em: float) -> Placeholder:
     """A placeholder segment standing for a table in the reading-order pass."""
     x0, top, x1, bottom = table.bbox
-    return Segment(
-        text="", x0=x0, top=top, x1=x1, bottom=bottom, size=em, bold=0.0, font="", chars=0, tag={"table": table}
+    return Placeholder(
+        text="", x0=x0, top=top, x1=x1, bottom=bottom, size=em, bold=0.0, font="", chars=0, stands_for=table
     )

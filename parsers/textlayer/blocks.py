@@ -21,14 +21,15 @@ import operator
 import re
 import statistics
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.chars import Segment, normalize_text
-from parsers.textlayer.text_joins import WrappedLine, join_wrapped_lines, line_goes_on
+from parsers.textlayer.text_joins import FOOTNOTE_MARKS, WrappedLine, join_wrapped_lines, line_goes_on
 
 if TYPE_CHECKING:
+    from parsers.tables.grid import TableFound
     from parsers.textlayer.figures import FigureFound
 
 #: Minimum width of a column gutter, in font sizes.
@@ -36,6 +37,15 @@ GUTTER_EM = 1.0
 #: Minimum width of a column, in font sizes: narrower "columns" are line numbers or
 #: list markers, not text columns.
 MIN_COLUMN_EM = 6.0
+
+
+@dataclass(slots=True)
+class Placeholder(Segment):
+    """An empty segment holding the place of a table or a figure in its line, so that the
+    reading-order pass puts the table or figure among the text around it
+    (`layout.layout_to_blocks`, which turns it back into a block of its own)."""
+
+    stands_for: TableFound | FigureFound | None = None
 
 
 @dataclass(slots=True)
@@ -48,7 +58,6 @@ class Line:
     size: float
     bold: float
     text: str = ""
-    tag: dict = field(default_factory=dict)
     #: A space drawn after the line's last glyph (see `Segment.space_after`; None: unknown).
     space_after: bool | None = None
 
@@ -69,8 +78,17 @@ class Block:
 
     lines: list[Line]
     kind: str = "paragraph"  # paragraph | list_item | title | caption | table | figure
-    tag: dict = field(default_factory=dict)
     figure: FigureFound | None = None  # kind "figure": its box and labels
+    table: TableFound | None = None  # kind "table": its cells
+    #: kind "title": its heading level (1 = top), set by `structure.headings`; None until then.
+    level: int | None = None
+    #: kind "list_item": its nesting depth (0 = outermost), set by `structure.elements`.
+    list_level: int | None = None
+    #: kind "table": the caption found above or below it (`structure.elements`).
+    caption: str | None = None
+    #: kind "list_item": where the item's text starts after its marker (points), so a line
+    #: left of it ends the item (`region_to_blocks`).
+    item_x: float | None = None
     #: ((id of `lines`, its length), {property name: value}): see the class docstring.
     _cache: tuple[tuple[int, int], dict] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -424,7 +442,7 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
             or ((line.bold >= 0.8) != (previous.bold >= 0.8) and not goes_on)
             or is_monospace(line) != is_monospace(previous)
         )
-        left_of_item = block.tag.get("item_x") is not None and line.x0 < block.tag["item_x"] - 0.5 * em
+        left_of_item = block.item_x is not None and line.x0 < block.item_x - 0.5 * em
         short_end = previous.x1 < right_edge - 0.2 * (right_edge - lines[0].x0) and previous.text.rstrip().endswith(
             (".", "!", "?", ":", "।", "॥")
         )
@@ -434,7 +452,7 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
             block.lines.append(line)
         if starts_item and len(blocks[-1].lines) == 1:
             match = LIST_MARKER.match(line.text)
-            blocks[-1].tag["item_x"] = _item_text_x(line, match.end())
+            blocks[-1].item_x = _item_text_x(line, match.end())
     return [block_with_hanging_label_first(block, em) for block in blocks]
 
 
@@ -452,9 +470,9 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
     characters with a letter or digit, ending at least 0.5 em left of where the rest of its
     line starts. Its entry is the lines around it that start where that rest starts (within
     1 pt): back to the block start or to a line ending an entry (`_ENTRY_END`, footnote marks
-    "*" and "†" set aside), which must be where the run stops, and on to the block end or to
+    set aside: `_ends_entry`), which must be where the run stops, and on to the block end or to
     a line that starts with its own label. The label is moved only when it is beside a line
-    after the entry's first, the line before it goes on (no `_ENTRY_END` at its end: else the
+    after the entry's first, the line before it goes on (`_ends_entry` false: else the
     label may open the next entry) and the entry's first line is text (3 or more words with
     letters; a label beside figures stays where it is). Exhibit indexes set an entry's number
     centred beside its description (VERIZON 2022 10-K p111: "10a(iii)" beside the second of
@@ -472,7 +490,7 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
             continue
         label, rest = line.segments[0], line.segments[1:]
         x = rest[0].x0
-        if abs(lines[k - 1].x0 - x) > 1 or lines[k - 1].text.rstrip().endswith(_ENTRY_END):
+        if abs(lines[k - 1].x0 - x) > 1 or _ends_entry(lines[k - 1]):
             continue
         s = k - 1
         while s > done and abs(lines[s - 1].x0 - x) <= 1 and not _ends_entry(lines[s - 1]):
@@ -491,7 +509,7 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
         done, moved = k, True
     if not moved:
         return block
-    return Block(lines, kind=block.kind, tag=dict(block.tag), figure=block.figure)
+    return replace(block, lines=lines)
 
 
 def _is_label(segment: Segment) -> bool:
@@ -502,7 +520,7 @@ def _is_label(segment: Segment) -> bool:
 
 def _ends_entry(line: Line) -> bool:
     """The line ends an entry: `_ENTRY_END` at its end, footnote marks set aside."""
-    return line.text.rstrip().rstrip("*†").rstrip().endswith(_ENTRY_END)
+    return line.text.rstrip().rstrip(FOOTNOTE_MARKS).rstrip().endswith(_ENTRY_END)
 
 
 def _starts_with_label(line: Line, em: float) -> bool:

@@ -31,7 +31,7 @@ import functools
 import operator
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 #: A gap wider than this many font sizes ends a segment (columns, table cells).
 SEGMENT_GAP_EM = 0.8
@@ -118,7 +118,6 @@ class Segment:
     font: str
     rotated: bool = False
     chars: int = 0
-    tag: dict = field(default_factory=dict)
     #: The segment's first style run when its font changes inside it (a run-in heading:
     #: bold "Abstract." then body text on one baseline); None when it is one font throughout.
     lead: StyleRun | None = None

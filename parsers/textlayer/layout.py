@@ -20,7 +20,7 @@ from parsers.tables.grid import TableFound
 from parsers.tables.gutters import lines_to_tables_within_columns
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
 from parsers.tables.unruled import table_to_segment
-from parsers.textlayer.blocks import Block, Line, lines_to_regions, region_to_blocks, segments_to_lines
+from parsers.textlayer.blocks import Block, Line, Placeholder, lines_to_regions, region_to_blocks, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments
 from parsers.textlayer.conservation import segments_to_char_count, segments_to_dropped
 from parsers.textlayer.drawings import graphics_to_figure_boxes
@@ -175,7 +175,7 @@ def strip_line_numbers(segments: list[Segment]) -> list[Segment]:
 
 
 def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tables: bool) -> list[Block]:
-    """Reading-order blocks of the page body; a table is one block with `tag["table"]`."""
+    """Reading-order blocks of the page body; a table is one block with its `table`."""
     segments = [s for line in body for s in line.segments]
     tables = list(layout.tables)
     if tables:
@@ -199,9 +199,7 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
     for region in lines_to_regions(lines, em):
         pending: list[Line] = []
         for line in region:
-            placeholders = sorted(
-                (s for s in line.segments if "table" in s.tag or "figure" in s.tag), key=lambda s: s.x0
-            )
+            placeholders = sorted((s for s in line.segments if isinstance(s, Placeholder)), key=lambda s: s.x0)
             if not placeholders:
                 pending.append(line)
                 continue
@@ -212,23 +210,23 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
             # text block would be a paragraph with no text and its cells would vanish.
             for placeholder in placeholders:
                 lines_of = segments_to_lines([placeholder])
-                if "figure" in placeholder.tag:
-                    blocks.append(Block(lines_of, kind="figure", figure=placeholder.tag["figure"]))
+                if isinstance(placeholder.stands_for, FigureFound):
+                    blocks.append(Block(lines_of, kind="figure", figure=placeholder.stands_for))
                 else:
-                    blocks.append(Block(lines_of, kind="table", tag={"table": placeholder.tag["table"]}))
-            rest = [s for s in line.segments if "table" not in s.tag and "figure" not in s.tag]
+                    blocks.append(Block(lines_of, kind="table", table=placeholder.stands_for))
+            rest = [s for s in line.segments if not isinstance(s, Placeholder)]
             if rest:
                 blocks.extend(region_to_blocks(segments_to_lines(rest), em))
         blocks.extend(region_to_blocks(pending, em))
     return blocks
 
 
-def _figure_to_segment(figure: FigureFound, em: float) -> Segment:
+def _figure_to_segment(figure: FigureFound, em: float) -> Placeholder:
     """A placeholder segment standing for a figure in the reading-order pass (as tables do);
-    its tag is read back in `layout_to_blocks` only, into the typed `Block.figure`."""
+    read back in `layout_to_blocks` only, into the typed `Block.figure`."""
     x0, top, x1, bottom = figure.bbox
-    return Segment(
-        text="", x0=x0, top=top, x1=x1, bottom=bottom, size=em, bold=0.0, font="", chars=0, tag={"figure": figure}
+    return Placeholder(
+        text="", x0=x0, top=top, x1=x1, bottom=bottom, size=em, bold=0.0, font="", chars=0, stands_for=figure
     )
 
 

@@ -17,12 +17,18 @@ from parsers.textlayer.lexicon import is_english_word as _is_word
 #: A line ending in one of these may end with a word broken across lines: the hyphen
 #: "-" and the soft hyphen U+00AD (a hyphenation point the producer marked as such).
 LINE_END_HYPHENS = ("-", "\u00ad")
+#: Footnote marks a line or sentence may end with after its own end ("... by reference).**",
+#: "Form of Plan.†"): set aside when asking whether it ends an entry or a sentence.
+FOOTNOTE_MARKS = "*†‡"
 
 
-def ends_in_broken_word(text: str) -> bool:
-    """`text` ends in a line-end hyphen after a letter ("Stock Mar-", "Adjusted Non-"): a word
-    that may go on in the next line (whether the hyphen stays is `join_wrapped_lines`'s call)."""
-    return text.endswith(LINE_END_HYPHENS) and len(text) > 1 and text[-2].isalpha()
+def ends_in_broken_word(text: str, after_digit: bool = False) -> bool:
+    """`text` ends in a line-end hyphen after a letter ("Stock Mar-", "Adjusted Non-"), or with
+    `after_digit` also after a digit ("Form 10-"): a word that may go on in the next line
+    (whether the hyphen stays is `join_wrapped_lines`'s call)."""
+    if not (text.endswith(LINE_END_HYPHENS) and len(text) > 1):
+        return False
+    return text[-2].isalnum() if after_digit else text[-2].isalpha()
 
 
 _OPENING = "([{"
@@ -37,7 +43,7 @@ def line_goes_on(text: str) -> bool:
     bold/regular switch there is no new block (COSTCO 2021 10-K p63: that line 0.91 bold,
     the next regular)."""
     text = text.rstrip()
-    if text.endswith(LINE_END_HYPHENS) and len(text) > 1 and text[-2].isalnum():
+    if ends_in_broken_word(text, after_digit=True):
         return True
     if "(" not in text and "[" not in text and "{" not in text:
         return False
