@@ -6,7 +6,7 @@ real 10-K (COSTCO_2021_10K.pdf p36, extracted to a temporary PDF) and ICDAR eu-0
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH, ROOT, pdf_pages
+from conftest import BENCH, CORPUS, ROOT, pdf_pages
 
 from parsers.structure.captions import table_title_of
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
@@ -404,3 +404,57 @@ def test_a_negative_with_its_currency_sign_outside_the_bracket_is_a_number():
         ["", "$(2,072)", "$(3,832)"],
     ]
     assert rows_to_header_count(rows) == 0
+
+
+# --- long row labels: a statement's beside its figures, a bar chart's beside its bars ---
+
+_LONG_LABELS = [
+    "Unrealized gains / losses on available-for-sale securities",
+    "Net increase (decrease) from available-for-sale securities",
+    "Unrealized gains / losses on derivative instruments",
+    "Other comprehensive income (loss), net of taxes",
+    "Total comprehensive income, net of taxes and other items",
+]
+
+
+def test_a_statements_long_row_labels_beside_complete_rows_of_figures_are_a_table():
+    """ADOBE 2022 10-K p55: row labels of a median 46.5 characters, over the 45 a column may
+    hold; each row has a figure in every one of three columns, so it is a statement."""
+    run = [
+        _line(100 + 11 * k, (20, 290, label), (380, 410, f"({k + 1}9)"), (450, 480, "1,234"), (520, 550, "$56"))
+        for k, label in enumerate(_LONG_LABELS)
+    ]
+    ((start, end, table),) = lines_to_unruled_tables(run, em=8.0)
+    assert (start, end) == (0, 5)
+    assert [row[0] for row in table.rows] == _LONG_LABELS
+
+
+def test_a_bar_charts_long_labels_with_values_at_the_bars_ends_are_no_table(monkeypatch):
+    """chelsea_pdta.pdf p19: labels as long, right-aligned, each with its bar's value printed
+    where the bar ends (one "column" per row) and the axis ticks below: no row holds a figure
+    in every value column. Without the figures test the same lines read as a table."""
+    from parsers.tables import unruled
+
+    values = [(330, 345, "5%"), (495, 513, "25%"), (459, 476, "21%"), (420, 438, "16%")]
+    run = [_line(100 + 12 * k, (20, 300, label), value) for k, (label, value) in enumerate(zip(_LONG_LABELS, values))]
+    ticks = [(303 + 42 * k, 316 + 42 * k, f"{5 * k}%") for k in range(7)]
+    run.append(_line(100 + 12 * len(values), *ticks))
+    assert lines_to_unruled_tables(run, em=8.0) == []
+    monkeypatch.setattr(unruled, "_labels_beside_figures", lambda multi: True)
+    assert lines_to_unruled_tables(run, em=8.0) != []
+
+
+def test_adobe_p55_statement_with_long_labels_is_one_table_with_its_wrapped_label_whole(tmp_path):
+    """The label printed "available-" at a line's end and "for-sale securities" on the next:
+    read as paragraphs it was cut between two elements; as one table's row it is whole."""
+    document = _page(tmp_path, FINANCE / "ADOBE_2022_10K.pdf", 55)
+    (table,) = [e for e in document.elements if e.type == "table"]
+    labels = [row[0] for row in table.rows]
+    assert "Reclassification adjustment for recognized gains / losses on available-for-sale securities" in labels
+    assert labels[-1] == "Total comprehensive income, net of taxes"
+    assert not any(e.type == "paragraph" and "available" in e.text for e in document.elements)
+
+
+def test_chelsea_p19_bar_chart_labels_are_no_table(tmp_path):
+    document = _page(tmp_path, CORPUS / "chelsea_pdta.pdf", 19)
+    assert not any(e.type == "table" and "SÉCURITAIRE" in e.text for e in document.elements)

@@ -35,6 +35,13 @@ MIN_GAP_EM = 0.5
 #: A table's cells are short: the median cell holds at most this many characters (prose lines,
 #: even two columns of them side by side, hold more).
 MAX_MEDIAN_CELL_CHARS = 30
+#: A column's cells are short too: its median cell holds at most this many characters
+#: (a column of sentences beside a column of numbers is prose with figures, not a table) ...
+MAX_COLUMN_MEDIAN_CHARS = 45
+#: ... except a statement's row labels ("Unrealized gains / losses on available-for-sale
+#: securities"), whose median may reach this many when the rows beside them are figures
+#: (`_labels_beside_figures`).
+MAX_LABEL_MEDIAN_CHARS = 60
 #: A dot leader: four or more dots, spaced or not ("Net sales ........ 1,234", ". . . . .").
 _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
 #: A currency sign set apart from its amount in one cell ("$ 23,706" -> "$23,706").
@@ -47,6 +54,8 @@ _PAGE_NUMBER_END = re.compile(r"(?<![\d,$€£])\d{1,4}$")
 _TRAILING_SIGN = re.compile(r"^(.*[\d)\-–—])\s+([$€£¥₹])$")
 #: Cells that are only a currency sign (printed in their own column left of the amounts).
 _CURRENCY = {"$", "€", "£", "¥", "₹", "US$", "C$", "A$"}
+#: Cells that stand for nil in a column of figures.
+_NIL_DASHES = {"—", "–", "-"}
 #: Cells that close a number printed in the column before ("%", ")" of a negative, "%)").
 _CLOSERS = {"%", ")", "%)", "pts", "bps", "x"}
 
@@ -164,7 +173,7 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
     filled = statistics.mean(sum(1 for c in row if c) / len(bounds) for row in multi)
     lengths = [len(c) for row in grid for c in row if c]
     column_medians = [statistics.median([len(r[k]) for r in grid if r[k]] or [0]) for k in range(len(bounds))]
-    if filled < 0.6 or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS or max(column_medians) > 45:
+    if filled < 0.6 or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS or not _columns_short(column_medians, multi):
         return None
     if len(bounds) == 2 and not any(is_numeric(r[1]) for r in grid):
         return None
@@ -182,6 +191,48 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
         ruled=False,
         row_indents=stubs_to_indent_levels(stubs, em),
     )
+
+
+def _columns_short(column_medians: list[float], multi: list[list[str]]) -> bool:
+    """Whether every column's median cell length (characters) is within
+    `MAX_COLUMN_MEDIAN_CHARS`, the label column's within `MAX_LABEL_MEDIAN_CHARS` when the
+    multi-cell rows `multi` are a statement's (`_labels_beside_figures`). The second test is
+    made only for the runs the first turns down."""
+    if max(column_medians) <= MAX_COLUMN_MEDIAN_CHARS:
+        return True
+    return (
+        max(column_medians[1:]) <= MAX_COLUMN_MEDIAN_CHARS
+        and column_medians[0] <= MAX_LABEL_MEDIAN_CHARS
+        and _labels_beside_figures(multi)
+    )
+
+
+def _labels_beside_figures(multi: list[list[str]]) -> bool:
+    """Whether the multi-cell rows read as a financial statement: two or more value columns
+    right of the labels, and at least `MIN_UNRULED_ROWS` rows, half of the multi-cell rows or
+    more, that are complete (`_is_complete_statement_row`).
+
+    A statement prints a figure for every period on every line (a dash for nil), so most of
+    its rows are complete; header rows and a period left blank are the exceptions. A bar
+    chart's labels may be as long, but each bar's value is printed where the bar ends, so
+    the values scatter over the "columns", a row fills one of them, and the axis ticks run
+    together ("10% 15% 20%", no one number). One value column is not enough: an index of
+    statements with their page numbers is complete too."""
+    value_columns = len(multi[0]) - 1
+    complete = sum(1 for row in multi if _is_complete_statement_row(row))
+    return value_columns >= 2 and complete >= MIN_UNRULED_ROWS and complete >= 0.5 * len(multi)
+
+
+def _is_complete_statement_row(row: list[str]) -> bool:
+    """A label, then a figure (`is_numeric`, or a dash for nil) in every value column: a
+    header row ("", "2022", "2021") has no label. The label must not end in a figure or a
+    currency sign: then the first value column was read into the labels ("Income tax
+    benefit 204", "Net income $ 1,316 $"; a chart's "... RÉSEAU. 5%"), and the columns found
+    are not the printed ones."""
+    label = row[0].split()
+    if not label or is_numeric(label[-1]) or label[-1] in _CURRENCY:
+        return False
+    return all(is_numeric(cell) or cell in _NIL_DASHES for cell in row[1:])
 
 
 def _cells_too_long(line_cells: list[list[_Cell]]) -> bool:
