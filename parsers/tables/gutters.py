@@ -23,7 +23,7 @@ there stays one, the rest flows as text. Coordinates: points, top-left origin.
 from __future__ import annotations
 
 from parsers.tables.grid import TableFound
-from parsers.tables.unruled import lines_to_unruled_tables
+from parsers.tables.unruled import PROSE_WORDS, lines_to_unruled_tables
 from parsers.textlayer.blocks import Line, segments_to_lines
 from parsers.textlayer.chars import Segment
 
@@ -31,8 +31,6 @@ from parsers.textlayer.chars import Segment
 GUTTER_EM = 2.0
 #: Lines outside the table with prose beside the gutter, on each side, for it to be one.
 MIN_SIDE_LINES = 3
-#: A run of prose holds at least this many words (a table's labels and figures hold fewer).
-PROSE_WORDS = 8
 
 #: Tables found in lines[start:end]: (start, end, the tables read there, the lines of that
 #: range that no table took; empty when one table took them all).

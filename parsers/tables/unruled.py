@@ -28,6 +28,8 @@ from parsers.textlayer.text_joins import ends_in_broken_word, join_wrapped_lines
 
 #: Tables without rulings: at least this many rows.
 MIN_UNRULED_ROWS = 3
+#: A run of prose holds at least this many words (a table's labels and figures hold fewer).
+PROSE_WORDS = 8
 #: Share of the multi-cell rows allowed to cross a column gap (spanning headers, one long label).
 SPAN_TOLERANCE = 0.15
 #: A column gap is at least this wide, in em (body font size).
@@ -82,7 +84,8 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
     columns with short cells. Returns (first line index, end index, table).
 
     A run may hold lines of one cell (section labels such as "OPERATING EXPENSES", a
-    wrapped row label) between lines of several cells; it never starts or ends on one."""
+    wrapped row label) between lines of several cells; it never starts or ends on one. A
+    sentence set apart above (`_introduces_table`) ends a run: it introduces the next table."""
     found = []
     cells = [_line_to_cells(line) for line in lines]  # once per line: a line is in many candidate runs
 
@@ -99,6 +102,7 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
             j < len(lines)
             and lines[j].top - lines[j - 1].bottom < 1.5 * em
             and (len(lines[j].segments) >= 2 or _multi_cell_line_follows(lines, j, em))
+            and not _introduces_table(lines[j - 1], lines[j], em)
         ):
             j += 1
         while j > i and len(cells[j - 1]) < 2:
@@ -113,6 +117,14 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
         else:
             i += 1
     return found
+
+
+def _introduces_table(above: Line, line: Line, em: float) -> bool:
+    """`line` is a sentence of its own between tables: one segment of `PROSE_WORDS` words or
+    more, a gap of 1 em or more above it ("Joint venture earnings and cash flow activity is as
+    follows:" between two tables 1.3 em apart, GENERALMILLS 2020 10-K p60). A table's one-cell
+    lines are section labels or wrapped row labels, short or set tight."""
+    return len(line.segments) == 1 and line.top - above.bottom >= em and len(line.text.split()) >= PROSE_WORDS
 
 
 def _start_with_spanning_headers(lines: list[Line], i: int, j: int, floor: int, em: float) -> int:
