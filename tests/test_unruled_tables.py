@@ -463,12 +463,14 @@ def test_chelsea_p19_bar_chart_labels_are_no_table(tmp_path):
 def test_generalmills_p60_a_sentence_between_two_tables_ends_the_first(tmp_path):
     """Four tables 1.3 em apart, each introduced by a sentence ("... is as follows:"), read as
     two tables with the sentences as rows, and the second table's figures under the first
-    table's columns ("Current assets $ 870.0", "2019 2018" in one cell)."""
+    table's columns ("Current assets $ 870.0", "2019 2018" in one cell). A currency sign after
+    an amount in that amount's column is the next amount's ("$21,019.0 $" | "21,162.6")."""
     document = _page(tmp_path, FINANCE / "GENERALMILLS_2020_10K.pdf", 60)
     tables = [e for e in document.elements if e.type == "table"]
     assert not any("as follows:" in cell for table in tables for row in table.rows for cell in row)
     rows = {row[0]: row[1:] for table in tables for row in table.rows}
     assert rows["Dividends received"] == ["76.5", "86.7", "113.2"]
     assert rows["Current assets"] == ["$870.0", "$895.6"]
+    assert rows["Total"] == ["$21,019.0", "$21,162.6"]  # the second "$" lay in the first amount's column
     paragraphs = [e.text for e in document.elements if e.type == "paragraph"]
     assert "Joint venture earnings and cash flow activity is as follows:" in paragraphs

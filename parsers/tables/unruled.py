@@ -395,10 +395,23 @@ def _cells_to_row(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list
     """Each cell goes to the column its x range overlaps most (a spanning header to the
     first of the columns it covers equally; a cell in a gap to the nearest column)."""
     row = [""] * len(bounds)
-    for cell in cells:
-        best = _column_of(cell, bounds)
+    for cell, best in zip(cells, _cells_to_columns(cells, bounds)):
         row[best] = f"{row[best]} {cell.text}".strip()
     return [_SIGN_SPACE.sub(r"\1", normalize_text(c)) for c in row]
+
+
+def _cells_to_columns(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[int]:
+    """The column of each of a line's cells (`_column_of`), except that a currency sign
+    placed after other text of its column goes to the next column: a sign is printed before
+    its amount, so it is the next amount's ("$" "13,923.2" "$" "13,995.8" with the second "$"
+    inside the first amount's column, GENERALMILLS 2020 10-K p60, read "$13,923.2 $")."""
+    columns: list[int] = []
+    for cell in cells:
+        best = _column_of(cell, bounds)
+        if cell.text in _CURRENCY and best + 1 < len(bounds) and best in columns:
+            best += 1
+        columns.append(best)
+    return columns
 
 
 def _column_of(cell: _Cell, bounds: list[tuple[float, float]]) -> int:
@@ -469,8 +482,8 @@ def rows_with_wrapped_labels_joined(
 def _cells_to_runs(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[int]:
     """How many of a line's cells go to each column, placed as `_cells_to_row` places them."""
     runs = [0] * len(bounds)
-    for cell in cells:
-        runs[_column_of(cell, bounds)] += 1
+    for column in _cells_to_columns(cells, bounds):
+        runs[column] += 1
     return runs
 
 
