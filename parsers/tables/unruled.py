@@ -85,12 +85,25 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
 
     A run may hold lines of one cell (section labels such as "OPERATING EXPENSES", a
     wrapped row label) between lines of several cells; it never starts or ends on one. A
-    sentence set apart above (`_introduces_table`) ends a run: it introduces the next table."""
-    found = []
+    sentence set apart inside a run (`_introduction_in_run`) ends it when what comes before
+    the sentence is a table of its own: the sentence introduces the next table. Otherwise
+    the run is read whole, as if the sentence were one of its section labels."""
+    found: list[tuple[int, int, TableFound]] = []
     cells = [_line_to_cells(line) for line in lines]  # once per line: a line is in many candidate runs
 
     def table_of(start: int, end: int) -> TableFound | None:
         return _run_to_table(lines[start:end], cells[start:end], em) if end - start >= MIN_UNRULED_ROWS else None
+
+    def table_from(i: int, end: int) -> tuple[int, int, TableFound] | None:
+        """The table of lines[i:end] without its last one-cell lines, with the spanning
+        headers above it when it is a table with them."""
+        while end > i and len(cells[end - 1]) < 2:
+            end -= 1
+        start = _start_with_spanning_headers(lines, i, end, found[-1][1] if found else 0, em)
+        table = table_of(start, end)
+        if table is None and start < i:
+            start, table = i, table_of(i, end)
+        return (start, end, table) if table is not None else None
 
     i = 0
     while i < len(lines):
@@ -102,29 +115,32 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
             j < len(lines)
             and lines[j].top - lines[j - 1].bottom < 1.5 * em
             and (len(lines[j].segments) >= 2 or _multi_cell_line_follows(lines, j, em))
-            and not _introduces_table(lines[j - 1], lines[j], em)
         ):
             j += 1
-        while j > i and len(cells[j - 1]) < 2:
-            j -= 1
-        start = _start_with_spanning_headers(lines, i, j, found[-1][1] if found else 0, em)
-        table = table_of(start, j)
-        if table is None and start < i:
-            start, table = i, table_of(i, j)
-        if table is not None:
-            found.append((start, j, table))
-            i = j
+        cut = _introduction_in_run(lines, cells, i, j, em)
+        hit = (cut is not None and table_from(i, cut)) or table_from(i, j)
+        if hit:
+            found.append(hit)
+            i = hit[1]
         else:
             i += 1
     return found
 
 
-def _introduces_table(above: Line, line: Line, em: float) -> bool:
-    """`line` is a sentence of its own between tables: one segment of `PROSE_WORDS` words or
-    more, a gap of 1 em or more above it ("Joint venture earnings and cash flow activity is as
-    follows:" between two tables 1.3 em apart, GENERALMILLS 2020 10-K p60). A table's one-cell
+def _introduction_in_run(lines: list[Line], cells: list[list[_Cell]], i: int, j: int, em: float) -> int | None:
+    """The index of the first line of lines[i + 1:j] that is a sentence of its own between
+    tables, with `MIN_UNRULED_ROWS` lines of several cells after it in the run; None when
+    there is none. Such a sentence is one segment of `PROSE_WORDS` words or more set 1 em or
+    more below the line before it ("Joint venture earnings and cash flow activity is as
+    follows:" between two tables 1.3 em apart, GENERALMILLS 2020 10-K p60); a table's one-cell
     lines are section labels or wrapped row labels, short or set tight."""
-    return len(line.segments) == 1 and line.top - above.bottom >= em and len(line.text.split()) >= PROSE_WORDS
+    for k in range(i + 1, j):
+        line = lines[k]
+        if len(line.segments) != 1 or line.top - lines[k - 1].bottom < em or len(line.text.split()) < PROSE_WORDS:
+            continue
+        if sum(1 for row in cells[k + 1 : j] if len(row) >= 2) >= MIN_UNRULED_ROWS:
+            return k
+    return None
 
 
 def _start_with_spanning_headers(lines: list[Line], i: int, j: int, floor: int, em: float) -> int:
@@ -402,15 +418,13 @@ def _cells_to_row(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list
 
 def _cells_to_columns(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[int]:
     """The column of each of a line's cells (`_column_of`), except that a currency sign
-    placed after other text of its column goes to the next column: a sign is printed before
-    its amount, so it is the next amount's ("$" "13,923.2" "$" "13,995.8" with the second "$"
+    placed after other text of its column goes to the column of the cell after it: a sign is
+    printed before its amount, so it is that amount's ("$" "13,923.2" "$" "13,995.8" with the second "$"
     inside the first amount's column, GENERALMILLS 2020 10-K p60, read "$13,923.2 $")."""
-    columns: list[int] = []
-    for cell in cells:
-        best = _column_of(cell, bounds)
-        if cell.text in _CURRENCY and best + 1 < len(bounds) and best in columns:
-            best += 1
-        columns.append(best)
+    columns = [_column_of(cell, bounds) for cell in cells]
+    for k in range(len(cells) - 1):
+        if cells[k].text in _CURRENCY and columns[k] in columns[:k]:
+            columns[k] = columns[k + 1]
     return columns
 
 
