@@ -32,7 +32,10 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   line end, read side by side with the next cells of its row, "Weighted- Number of") and the
   word that goes on after it both count as found when the output holds them joined at that
   hyphen ("Weighted-average", 3M p130); two lost words joined at a hyphen the text layer does
-  not print stay lost.
+  not print stay lost. A line-end break pypdfium2 paired with the next line's first word when
+  that word is another column's (a stacked header read row by row: "Non-" + "preferred", the
+  cell's rest "controlling" later on that line; `_breaks_paired_across_columns`) counts as
+  found, with that rest, when the output holds the paired word alone and "Non-controlling".
   A line that is one number alone (a folio) does not take a line-end hyphen of a word part
   ending in lower case: the word goes on after it ("year-on-" / "31" / "year"). A word broken
   at the end of a page (pdfium may also pair it with the folio, "e" U+0002 "3") is joined with
@@ -352,6 +355,9 @@ def compare_page(
     if cell_breaks:
         lost = _joined_across_cells(lost, extras, pool, cell_breaks)
         extras = [w for w in extras if pool.count(w)]
+    if any(BREAK in word for word in lost):
+        lost = _breaks_paired_across_columns(lost, extras, pool)
+        extras = [w for w in extras if pool.count(w)]
     by_key: dict[str, list[str]] = {}
     for word in extras:
         by_key.setdefault(squeeze(word), []).append(word)
@@ -421,11 +427,36 @@ def _joined_across_cells(lost: list[str], extras: list[str], pool: _Pool, cell_b
             need = Counter((token[:index], token[index + 1 :]))
             while all(remaining[word] >= n for word, n in need.items()) and pool.take(token):
                 remaining.subtract(need)
-    joined = Counter(lost) - remaining
+    return _without(lost, Counter(lost) - remaining)
+
+
+def _breaks_paired_across_columns(lost: list[str], extras: list[str], pool: _Pool) -> list[str]:
+    """`lost` less the line-end breaks pypdfium2 paired with another column's word, and the
+    words that go on after them: pypdfium2 reads a stacked header row by row, so a cell's
+    line-end "Non-" is joined with the next line's first word, the first column's
+    ("Non" BREAK "preferred"), while the cell's own rest ("controlling") stands later on that
+    line (CORNING 2022 p62, 3M 2018 p59). Such a break and a lost word X count as found when
+    the output holds the break's right part as a word of its own ("preferred") and "left-X"
+    ("Non-controlling"), both unmatched; both are taken from `pool`. A printed hyphen is
+    needed, as in `_joined_across_cells`: "left-X" spells the hyphen the text layer ends with."""
+    remaining = Counter(lost)
+    for word in dict.fromkeys(w for w in lost if BREAK in w):
+        left, right = word.split(BREAK, 1)
+        for token in (t for t in extras if t.startswith(left + "-")):
+            rest = token[len(left) + 1 :]
+            need = Counter((word, rest))
+            while all(remaining[w] >= n for w, n in need.items()) and pool.take(right, token):
+                remaining.subtract(need)
+    return _without(lost, Counter(lost) - remaining)
+
+
+def _without(words: list[str], found: Counter) -> list[str]:
+    """`words` in order, less as many of each as `found` counts (the first ones)."""
+    found = Counter(found)
     kept: list[str] = []
-    for word in lost:
-        if joined[word]:
-            joined[word] -= 1
+    for word in words:
+        if found[word] > 0:
+            found[word] -= 1
         else:
             kept.append(word)
     return kept

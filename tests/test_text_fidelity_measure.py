@@ -262,3 +262,19 @@ def test_words_of_a_drop_the_parser_recorded_are_recorded_not_dropped(tf):
     result = compare(tf, "1 In Millions 2020\nGoodwill 13,923", "Goodwill 13,923", recorded=["1", "In", "Millions"])
     assert result.recorded == ["1", "In", "Millions"] and result.dropped == ["2020"]
     assert len(result.lost) == 4  # still lost from the elements; accounted for by the record
+
+
+def test_a_line_end_break_paired_with_another_columns_word_is_found_where_the_output_joins_it(tf):
+    # CORNING 2022 p62: a stacked header, read row by row; pdfium joins the line-end "Non-" of
+    # one column with the first word of the next line, the first column's "preferred", while
+    # the cell's own rest "controlling" stands later on that line.
+    layer = "Convertible paid-in Non-\npreferred Common capital controlling\nstock stock interest"
+    output = "Convertible preferred stock | Common stock | paid-in capital | Non-controlling interest"
+    assert compare(tf, layer, output).lost == []
+    # the hyphen must be printed and both halves found: an output that lost "controlling" loses it
+    assert sorted(compare(tf, layer, output.replace("Non-controlling", "Non-")).lost) == [
+        "Non\ufffepreferred",
+        "controlling",
+    ]
+    # the paired word must stand alone in the output: else the break is lost as before
+    assert "Non\ufffepreferred" in compare(tf, layer, output.replace("preferred ", "")).lost

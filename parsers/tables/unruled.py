@@ -35,6 +35,16 @@ MIN_GAP_EM = 0.5
 #: A table's cells are short: the median cell holds at most this many characters (prose lines,
 #: even two columns of them side by side, hold more).
 MAX_MEDIAN_CELL_CHARS = 30
+#: The multi-cell rows of a table fill at least this share of its columns, on average (a
+#: chance alignment of words, a chart's scattered labels, fill few of the columns it makes).
+MIN_FILL_SHARE = 0.6
+#: The share asked instead of a table with `MIN_FULL_AMOUNT_ROWS` rows of amounts in every
+#: column (`columns_proved_by_full_rows`): a statement of changes in equity prints each
+#: movement only in the columns it moves (a dividend under retained earnings and the totals),
+#: so its rows fill about half of its 7-10 columns (CORNING 2022 p62 0.55, 3M 2018 p59 0.56).
+SPARSE_FILL_SHARE = 0.4
+#: Rows that fill every column with amounts, for a sparse table (`SPARSE_FILL_SHARE`).
+MIN_FULL_AMOUNT_ROWS = 2
 #: A dot leader: four or more dots, spaced or not ("Net sales ........ 1,234", ". . . . .").
 _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
 #: A currency sign set apart from its amount in one cell ("$ 23,706" -> "$23,706").
@@ -45,6 +55,8 @@ _PAGE_NUMBER_END = re.compile(r"(?<![\d,$€£])\d{1,4}$")
 #: pdfium runs the sign of the next column's amount into this one when the gap is under
 #: 0.8 em (GENERALMILLS 2020 p77).
 _TRAILING_SIGN = re.compile(r"^(.*[\d)\-–—])\s+([$€£¥₹])$")
+#: A dash printed for nil in an amount column.
+_NIL = {"-", "–", "—"}
 #: Cells that are only a currency sign (printed in their own column left of the amounts).
 _CURRENCY = {"$", "€", "£", "¥", "₹", "US$", "C$", "A$"}
 #: Cells that close a number printed in the column before ("%", ")" of a negative, "%)").
@@ -70,40 +82,82 @@ class _Cell:
 
 def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int, TableFound]]:
     """Tables without rulings: runs of >= 3 lines whose segments fall into >= 2 aligned
-    columns with short cells. Returns (first line index, end index, table).
+    columns with short cells. Returns (first line index, end index, table), in line order.
 
     A run may hold lines of one cell (section labels such as "OPERATING EXPENSES", a
-    wrapped row label) between lines of several cells; it never starts or ends on one."""
-    found = []
+    wrapped row label) between lines of several cells; it never starts or ends on one, nor
+    starts on a title (`_is_title_over`)."""
+    found: list[tuple[int, int, TableFound]] = []
     cells = [_line_to_cells(line) for line in lines]  # once per line: a line is in many candidate runs
+    _find_tables(lines, cells, 0, len(lines), em, found)
+    return found
 
-    def table_of(start: int, end: int) -> TableFound | None:
-        return _run_to_table(lines[start:end], cells[start:end], em) if end - start >= MIN_UNRULED_ROWS else None
 
-    i = 0
-    while i < len(lines):
-        if len(cells[i]) < 2:
+def _find_tables(
+    lines: list[Line], cells: list[list[_Cell]], lo: int, hi: int, em: float, found: list[tuple[int, int, TableFound]]
+) -> None:
+    """The tables of `lines[lo:hi]` appended to `found`, in line order (`cells`: each line's).
+
+    A run that reads as no table is tried from each later line in turn. When one of those
+    reads as a table, the run's lines before it are looked at again on their own: two tables
+    set tight one under the other (a statement of changes in equity, then its "Supplemental
+    share information" in other columns, 3M 2018 p59) align as neither together. A table
+    read there must hold figures (`_holds_figures`): lines of column headers alone are the
+    header of the table below that its columns did not take (3M 2018 p105), not a table."""
+    i = lo
+    run_begin, run_end = lo, -1
+    while i < hi:
+        if len(cells[i]) < 2 or _is_title_over(lines, i):
             i += 1
             continue
         j = i + 1
         while (
-            j < len(lines)
+            j < hi
             and lines[j].top - lines[j - 1].bottom < 1.5 * em
             and (len(lines[j].segments) >= 2 or _multi_cell_line_follows(lines, j, em))
         ):
             j += 1
+        if j != run_end:
+            run_begin, run_end = i, j
         while j > i and len(cells[j - 1]) < 2:
             j -= 1
         start = _start_with_spanning_headers(lines, i, j, found[-1][1] if found else 0, em)
-        table = table_of(start, j)
+        table = _table_of(lines, cells, start, j, em)
         if table is None and start < i:
-            start, table = i, table_of(i, j)
-        if table is not None:
-            found.append((start, j, table))
-            i = j
-        else:
+            start, table = i, _table_of(lines, cells, i, j, em)
+        if table is None:
             i += 1
-    return found
+            continue
+        if start - run_begin >= MIN_UNRULED_ROWS:
+            before: list[tuple[int, int, TableFound]] = []
+            _find_tables(lines, cells, run_begin, start, em, before)
+            found.extend(item for item in before if _holds_figures(item[2].rows))
+        found.append((start, j, table))
+        i = j
+
+
+def _holds_figures(rows: list[list[str]]) -> bool:
+    """Whether a cell is digits and punctuation only: an amount, a date ("11/24/2019"), an
+    exhibit number ("10.3.3*"); a header's "December 31, 2018" holds letters too."""
+    return any(
+        cell and any(c.isdigit() for c in cell) and not any(c.isalpha() for c in cell) for row in rows for cell in row
+    )
+
+
+def _table_of(lines: list[Line], cells: list[list[_Cell]], start: int, end: int, em: float) -> TableFound | None:
+    return _run_to_table(lines[start:end], cells[start:end], em) if end - start >= MIN_UNRULED_ROWS else None
+
+
+#: A line set this much larger than the line below it is a title, not a table's row.
+TITLE_SIZE_RATIO = 1.1
+
+
+def _is_title_over(lines: list[Line], i: int) -> bool:
+    """Whether line `i` is set over `TITLE_SIZE_RATIO` times the size of the next line: a
+    statement's title, which may hold two cells ("Consolidated Statements of ..." at the
+    left, the company's name at the right, CORNING 2022 p62), so it would be the table's
+    first row, and its only header row, over the column names below it."""
+    return i + 1 < len(lines) and lines[i].size > TITLE_SIZE_RATIO * lines[i + 1].size
 
 
 def _start_with_spanning_headers(lines: list[Line], i: int, j: int, floor: int, em: float) -> int:
@@ -164,7 +218,7 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
     filled = statistics.mean(sum(1 for c in row if c) / len(bounds) for row in multi)
     lengths = [len(c) for row in grid for c in row if c]
     column_medians = [statistics.median([len(r[k]) for r in grid if r[k]] or [0]) for k in range(len(bounds))]
-    if filled < 0.6 or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS or max(column_medians) > 45:
+    if filled < min_fill_share(multi) or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS or max(column_medians) > 45:
         return None
     if len(bounds) == 2 and not any(is_numeric(r[1]) for r in grid):
         return None
@@ -182,6 +236,26 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
         ruled=False,
         row_indents=stubs_to_indent_levels(stubs, em),
     )
+
+
+def min_fill_share(multi: list[list[str]]) -> float:
+    """The least mean share of the columns (0-1) the multi-cell rows `multi` of a grid must
+    fill to read as a table: `MIN_FILL_SHARE`, or `SPARSE_FILL_SHARE` when the columns are
+    proved by rows of amounts across them all (`columns_proved_by_full_rows`)."""
+    return SPARSE_FILL_SHARE if columns_proved_by_full_rows(multi) else MIN_FILL_SHARE
+
+
+def columns_proved_by_full_rows(grid: list[list[str]]) -> bool:
+    """Whether at least `MIN_FULL_AMOUNT_ROWS` rows of `grid` hold a cell in every column and
+    an amount or a nil dash ("$-", "—") in every one after the first: the balance rows of a
+    statement whose other rows are sparse. Every such row puts a number in each of the
+    column gaps' sides, which no chance alignment of words does."""
+    full = sum(1 for row in grid if all(row) and all(_is_amount_or_nil(cell) for cell in row[1:]))
+    return full >= MIN_FULL_AMOUNT_ROWS
+
+
+def _is_amount_or_nil(cell: str) -> bool:
+    return is_numeric(cell) or _SIGN_SPACE.sub(r"\1", cell).lstrip("$€£¥₹") in _NIL
 
 
 def _cells_too_long(line_cells: list[list[_Cell]]) -> bool:
