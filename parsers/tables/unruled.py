@@ -89,14 +89,21 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
     starts on a title (`_is_title_over`)."""
     found: list[tuple[int, int, TableFound]] = []
     cells = [_line_to_cells(line) for line in lines]  # once per line: a line is in many candidate runs
-    _find_tables(lines, cells, 0, len(lines), em, found)
+    _find_tables(lines, cells, 0, len(lines), em, found, floor=0)
     return found
 
 
 def _find_tables(
-    lines: list[Line], cells: list[list[_Cell]], lo: int, hi: int, em: float, found: list[tuple[int, int, TableFound]]
+    lines: list[Line],
+    cells: list[list[_Cell]],
+    lo: int,
+    hi: int,
+    em: float,
+    found: list[tuple[int, int, TableFound]],
+    floor: int,
 ) -> None:
-    """The tables of `lines[lo:hi]` appended to `found`, in line order (`cells`: each line's).
+    """The tables of `lines[lo:hi]` appended to `found`, in line order (`cells`: each line's;
+    `floor`: where the table before these lines ends, above which no header is taken).
 
     A run that reads as no table is tried from each later line in turn. When one of those
     reads as a table, the run's lines before it are looked at again on their own: two tables
@@ -121,7 +128,7 @@ def _find_tables(
             run_begin, run_end = i, j
         while j > i and len(cells[j - 1]) < 2:
             j -= 1
-        start = _start_with_spanning_headers(lines, i, j, found[-1][1] if found else 0, em)
+        start = _start_with_spanning_headers(lines, i, j, found[-1][1] if found else floor, em)
         table = _table_of(lines, cells, start, j, em)
         if table is None and start < i:
             start, table = i, _table_of(lines, cells, i, j, em)
@@ -130,7 +137,7 @@ def _find_tables(
             continue
         if start - run_begin >= MIN_UNRULED_ROWS:
             before: list[tuple[int, int, TableFound]] = []
-            _find_tables(lines, cells, run_begin, start, em, before)
+            _find_tables(lines, cells, run_begin, start, em, before, found[-1][1] if found else floor)
             found.extend(item for item in before if _holds_figures(item[2].rows))
         found.append((start, j, table))
         i = j
