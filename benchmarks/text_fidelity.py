@@ -32,7 +32,10 @@ Rules (pure functions below; only `read_text_layer`, `first_pages_copy`, `measur
   line end, read side by side with the next cells of its row, "Weighted- Number of") and the
   word that goes on after it both count as found when the output holds them joined at that
   hyphen ("Weighted-average", 3M p130); two lost words joined at a hyphen the text layer does
-  not print stay lost.
+  not print stay lost. A line-end break pypdfium2 paired with the next line's first word when
+  that word is another column's (a stacked header read row by row: "Non-" + "preferred", the
+  cell's rest "controlling" ending that line; `_breaks_paired_across_columns`) counts as
+  found, with that rest, when the output holds the paired word alone and "Non-controlling".
   A line that is one number alone (a folio) does not take a line-end hyphen of a word part
   ending in lower case: the word goes on after it ("year-on-" / "31" / "year"). A word broken
   at the end of a page (pdfium may also pair it with the folio, "e" U+0002 "3") is joined with
@@ -323,6 +326,7 @@ def compare_page(
     compounds: set[str] = frozenset(),
     second: list[str] | None = None,
     cell_breaks: set[str] = frozenset(),
+    column_breaks: set[tuple[str, str]] = frozenset(),
 ) -> PageResult:
     """Match one page's reference words against its output words (see the module docstring).
 
@@ -330,6 +334,7 @@ def compare_page(
     or onto this page) are consumed in place. `second`: pdftotext's words of the page in order;
     a glued or split word on which it reads as the output does is moved to `second`.
     `cell_breaks`: words the text layer ends with a hyphen inside a line (`mid_line_breaks`).
+    `column_breaks`: line-end breaks with the last word of their line (`breaks_to_line_ends`).
     `recorded`: the words of the drops the parser recorded on the page; they are taken first
     (lost, and `recorded`), before any output word: an output word they matched could be one
     that another page of a shared table needs."""
@@ -352,6 +357,9 @@ def compare_page(
     extras = [w for w in dict.fromkeys([*output, *(w for counter in shared for w in counter)]) if pool.count(w)]
     if cell_breaks:
         lost = _joined_across_cells(lost, extras, pool, cell_breaks)
+        extras = [w for w in extras if pool.count(w)]
+    if column_breaks:
+        lost = _breaks_paired_across_columns(lost, pool, column_breaks)
         extras = [w for w in extras if pool.count(w)]
     by_key: dict[str, list[str]] = {}
     for word in extras:
@@ -422,11 +430,58 @@ def _joined_across_cells(lost: list[str], extras: list[str], pool: _Pool, cell_b
             need = Counter((token[:index], token[index + 1 :]))
             while all(remaining[word] >= n for word, n in need.items()) and pool.take(token):
                 remaining.subtract(need)
-    joined = Counter(lost) - remaining
+    return _without(lost, Counter(lost) - remaining)
+
+
+def breaks_to_line_ends(text: str) -> set[tuple[str, str]]:
+    """(break, last) pairs of a page's text: each word broken at a line end, spelled as
+    `reference_words` spells it ("Non" BREAK "preferred"), with the last word of the line
+    it goes on in ("controlling"). pdfium drops the line break after its own hyphen mark, so
+    the word's two parts may stand in one of its lines ("Non\ufffepreferred Common ...")."""
+    lines = [line.split() for line in _LINES.split(_prepare(text))]
+    lines = [line for line in lines if line]
+    pairs = set()
+    for index, line in enumerate(lines):
+        for token in line[:-1]:
+            if BREAK in token.strip(BREAK):
+                pairs.add((_reference_word(token), normalize_word(line[-1])))
+        after = lines[index + 1] if index + 1 < len(lines) else []
+        if len(after) >= 2 and line[-1].endswith(_LINE_END_HYPHENS) and len(line[-1]) > 1:
+            pairs.add(
+                (
+                    _reference_word(line[-1].rstrip("".join(_LINE_END_HYPHENS)) + BREAK + after[0]),
+                    normalize_word(after[-1]),
+                )
+            )
+    return {(word, last) for word, last in pairs if BREAK in word and last}
+
+
+def _breaks_paired_across_columns(lost: list[str], pool: _Pool, column_breaks: set[tuple[str, str]]) -> list[str]:
+    """`lost` less the line-end breaks pypdfium2 paired with another column's word, and their
+    rests: pypdfium2 reads a stacked header row by row, so the last cell's line-end "Non-"
+    is joined with the next line's first word, the first column's ("Non" BREAK "preferred"),
+    while the cell's own rest ends that line ("controlling", CORNING 2022 p62, 3M 2018 p59).
+    A break and the last word of its line (`column_breaks`, `breaks_to_line_ends`), both
+    lost, count as found when the output holds the paired word alone ("preferred") and the
+    two parts joined at the printed hyphen ("Non-controlling"); both are taken from `pool`.
+    Only the line's last word: an output that joined "Non-" with another column's word
+    ("Non-shareholders") loses it."""
+    remaining = Counter(lost)
+    for word, last in sorted(column_breaks):
+        left, right = word.split(BREAK, 1)
+        need = Counter((word, last))
+        while all(remaining[w] >= n for w, n in need.items()) and pool.take(right, f"{left}-{last}"):
+            remaining.subtract(need)
+    return _without(lost, Counter(lost) - remaining)
+
+
+def _without(words: list[str], found: Counter) -> list[str]:
+    """`words` in order, less as many of each as `found` counts (the first ones)."""
+    found = Counter(found)
     kept: list[str] = []
-    for word in lost:
-        if joined[word]:
-            joined[word] -= 1
+    for word in words:
+        if found[word] > 0:
+            found[word] -= 1
         else:
             kept.append(word)
     return kept
@@ -596,7 +651,8 @@ def measure_file(path: str, max_pages: int = 0, examples: int = 10) -> dict:
         result = compare_page(reference[index], words[index], markers=markers[index], offpage=offpage,
                               recorded=recorded, shared=shared[index], compounds=compounds,
                               second=second[index] if second else None,
-                              cell_breaks=mid_line_breaks(texts[index]))  # fmt: skip
+                              cell_breaks=mid_line_breaks(texts[index]),
+                              column_breaks=breaks_to_line_ends(texts[index]))  # fmt: skip
         totals.update({k: len(getattr(result, k)) for k in CATEGORIES})
         totals.update(pages=1, words=result.words, glued_fn=glued_function_words(result.glued))
         for key, found in samples.items():

@@ -266,3 +266,22 @@ def test_words_of_a_drop_the_parser_recorded_are_recorded_not_dropped(tf):
     result = compare(tf, "1 In Millions 2020\nGoodwill 13,923", "Goodwill 13,923", recorded=["1", "In", "Millions"])
     assert result.recorded == ["1", "In", "Millions"] and result.dropped == ["2020"]
     assert len(result.lost) == 4  # still lost from the elements; accounted for by the record
+
+
+def test_a_line_end_break_paired_with_another_columns_word_is_found_where_the_output_joins_it(tf):
+    # CORNING 2022 p62: a stacked header, read row by row; pdfium joins the line-end "Non-" of
+    # the last column with the first word of the next line, the first column's "preferred",
+    # while the cell's own rest "controlling" ends that line.
+    layer = "Convertible paid-in Non-\npreferred Common shareholders controlling\nstock stock equity interest"
+    output = "Convertible preferred stock | Common stock | paid-in | shareholders equity | Non-controlling interest"
+    breaks = tf.breaks_to_line_ends(layer)
+    assert breaks == {("Non\ufffepreferred", "controlling")}
+    # pdfium's own mark, the line break dropped: the same pair
+    assert tf.breaks_to_line_ends(layer.replace("Non-\n", "Non\ufffe")) == breaks
+    assert compare(tf, layer, output, column_breaks=breaks).lost == []
+    assert sorted(compare(tf, layer, output).lost) == ["Non\ufffepreferred", "controlling"]
+    # "Non-" joined with another column's word, not the line's last: still lost
+    wrong = "Convertible preferred stock | Common stock | paid-in | Non-shareholders controlling equity interest"
+    assert "Non\ufffepreferred" in compare(tf, layer, wrong, column_breaks=breaks).lost
+    # the paired word must stand alone in the output: else the break is lost as before
+    assert "Non\ufffepreferred" in compare(tf, layer, output.replace("preferred ", ""), column_breaks=breaks).lost

@@ -5,12 +5,22 @@ real 10-K (COSTCO_2021_10K.pdf p36, extracted to a temporary PDF) and ICDAR eu-0
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from conftest import BENCH, CORPUS, ROOT, pdf_pages
 
 from parsers.structure.captions import table_title_of
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
-from parsers.tables.unruled import columns_without_sign_columns, lines_to_unruled_tables, stubs_to_indent_levels
+from parsers.tables.unruled import (
+    MIN_FILL_SHARE,
+    SPARSE_FILL_SHARE,
+    columns_proved_by_full_rows,
+    columns_without_sign_columns,
+    lines_to_unruled_tables,
+    min_fill_share,
+    stubs_to_indent_levels,
+)
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment
 
@@ -474,3 +484,112 @@ def test_generalmills_p60_a_sentence_between_two_tables_ends_the_first(tmp_path)
     assert rows["Total"] == ["$21,019.0", "$21,162.6"]  # the second "$" lay in the first amount's column
     paragraphs = [e.text for e in document.elements if e.type == "paragraph"]
     assert "Joint venture earnings and cash flow activity is as follows:" in paragraphs
+
+
+# --- statements of changes in equity: sparse rows, a title beside the company, two tables ---
+
+
+def _equity_statement() -> list[Line]:
+    """Label + 6 value columns: a header, then movements that fill 2 of the 6 (a column and
+    the total), between two rows of amounts in every column. The rows fill 0.57 of the
+    columns on average."""
+    xs = [(160, 190), (210, 240), (260, 290), (310, 340), (360, 390), (410, 440)]
+    names = ["Common", "Paid-in", "Retained", "Treasury", "Other", "Total"]
+
+    def amounts(top: float, label: str, values: dict[int, str]) -> Line:
+        return _line(top, (20, 130, label), *((xs[k][0], xs[k][1], v) for k, v in sorted(values.items())))
+
+    lines = [_line(100, *((x0, x1, name) for (x0, x1), name in zip(xs, names)))]
+    lines.append(amounts(111, "Balance at January 1", {k: f"{k + 1},000" for k in range(6)}))
+    for n in range(8):
+        lines.append(amounts(122 + 11 * n, f"Movement {n}", {n % 5: f"({n + 1}2)", 5: f"({n + 1}2)"}))
+    lines.append(amounts(210, "Balance at December 31", {k: f"{k + 2},000" for k in range(6)}))
+    return lines
+
+
+def test_a_sparse_statement_is_a_table_when_rows_of_amounts_fill_every_column():
+    ((start, end, table),) = lines_to_unruled_tables(_equity_statement(), em=8.0)
+    assert (start, end) == (0, 11) and len(table.rows[0]) == 7
+    assert table.rows[3] == ["Movement 1", "", "(22)", "", "", "", "(22)"]
+    assert table.header_rows == 1
+
+
+def test_a_sparse_table_needs_two_rows_of_amounts_in_every_column():
+    full = ["Balance", "1", "2", "3", "4"]
+    sparse = ["Net income", "", "5", "", "5"]
+    assert min_fill_share([full, sparse, sparse, full]) == SPARSE_FILL_SHARE
+    assert min_fill_share([full, sparse, sparse, sparse]) == MIN_FILL_SHARE
+
+
+def test_full_rows_of_amounts_or_nil_dashes_prove_the_columns():
+    grid = [["Balance", "$-", "$907", "—"], ["Net income", "", "1,316", ""], ["Balance", "$-", "$910", "(2)"]]
+    assert columns_proved_by_full_rows(grid)
+    assert not columns_proved_by_full_rows(grid[:2])
+    assert not columns_proved_by_full_rows([["Common", "Paid-in", "Total", "x"]] * 2)  # names, not amounts
+
+
+def test_a_title_set_larger_beside_the_company_name_is_no_row_of_the_table():
+    """CORNING 2022 p62: the statement's title at the left and the company at the right, one
+    line in a larger size, tight over the table: it was the table's first row and its only
+    header row, over the column names."""
+    title = dataclasses.replace(_line(88, (20, 150, "Statements of Income"), (390, 420, "Costco")), size=10.0)
+    lines = [title, *_statement()]
+    ((start, end, table),) = lines_to_unruled_tables(lines, em=8.0)
+    assert (start, end) == (1, 7)
+    assert table.rows[0] == ["", "Fiscal Year Ended", ""] and table.header_rows == 2
+
+
+def test_a_table_set_tight_over_another_in_other_columns_is_a_table_of_its_own():
+    """3M 2018 p59: the statement, then "Supplemental share information" in other columns,
+    less than 1.5 em below it: together they align as neither. The table found from a later
+    line leaves the lines before it to be read on their own; they were text. (The later
+    table may still take the first table's last rows, which its columns tolerate.)"""
+    first = [
+        _line(100 + 11 * k, (20, 120, f"Item {k}"), (190, 270, f"{k},111"), (280, 345, f"{k},222")) for k in range(4)
+    ]
+    second = [
+        _line(
+            144 + 11 * k, (20, 120, f"Share {k}"), (180, 220, f"{k}1,000"), (250, 290, f"{k}2,000"), (320, 360, f"{k}3")
+        )
+        for k in range(4)
+    ]
+    found = lines_to_unruled_tables(first + second, em=8.0)
+    assert [(start, end) for start, end, _ in found] == [(0, 3), (3, 8)]
+    assert found[0][2].rows == [
+        ["Item 0", "0,111", "0,222"],
+        ["Item 1", "1,111", "1,222"],
+        ["Item 2", "2,111", "2,222"],
+    ]
+    assert found[1][2].rows[1:] == [[f"Share {k}", f"{k}1,000", f"{k}2,000", f"{k}3"] for k in range(4)]
+
+
+def test_corning_2022_p62_equity_statement_is_one_table_under_its_stacked_header(tmp_path):
+    """The statement of changes in shareholders' equity: 33 lines whose movements fill about
+    half of its 10 columns. It was text down to its last 9 rows, and "Non-" of the stacked
+    "Non- / controlling / interest" header was read into another column's words."""
+    document = _page(tmp_path, FINANCE / "CORNING_2022_10K.pdf", 62)
+    (table,) = [e for e in document.elements if e.type == "table"]
+    header = table.rows[: table.header_rows]
+    assert [row[8] for row in header][-2:] == ["Non-controlling", "interest"]
+    assert header[-1][:3] == ["(in millions)", "stock", "stock"]
+    rows = {row[0]: row[1:] for row in table.rows[table.header_rows :]}
+    assert rows["Balance as of December 31, 2019"][-1] == "$12,997"
+    assert rows["Non-controlling interest in HSG (1)"] == ["", "", "", "", "", "", "", "102", "102"]
+    assert not any("Consolidated Statements" in cell for row in table.rows for cell in row)
+
+
+def test_header_lines_the_table_below_did_not_take_are_no_table_of_their_own():
+    """3M 2018 p105: the stacked header of an offsetting table, set in columns its figures do
+    not share: read again on their own, the header lines align, but a table of no figures
+    is no table; they stay text."""
+    head = [
+        _line(100 + 11 * k, (20, 120, f"Heading {k}"), (190, 270, f"Gross amount {k}"), (280, 345, f"Net amount {k}"))
+        for k in range(4)
+    ]
+    body = [
+        _line(
+            144 + 11 * k, (20, 120, f"Share {k}"), (180, 220, f"{k}1,000"), (250, 290, f"{k}2,000"), (320, 360, f"{k}3")
+        )
+        for k in range(4)
+    ]
+    assert [(start, end) for start, end, _ in lines_to_unruled_tables(head + body, em=8.0)] == [(3, 8)]

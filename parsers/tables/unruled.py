@@ -44,6 +44,16 @@ MAX_COLUMN_MEDIAN_CHARS = 45
 #: securities"), whose median may reach this many when the rows beside them are figures
 #: (`_labels_beside_figures`).
 MAX_LABEL_MEDIAN_CHARS = 60
+#: The multi-cell rows of a table fill at least this share of its columns, on average (a
+#: chance alignment of words, a chart's scattered labels, fill few of the columns it makes).
+MIN_FILL_SHARE = 0.6
+#: The share asked instead of a table with `MIN_FULL_AMOUNT_ROWS` rows of amounts in every
+#: column (`columns_proved_by_full_rows`): a statement of changes in equity prints each
+#: movement only in the columns it moves (a dividend under retained earnings and the totals),
+#: so its rows fill about half of its 7-10 columns (CORNING 2022 p62 0.55, 3M 2018 p59 0.56).
+SPARSE_FILL_SHARE = 0.4
+#: Rows that fill every column with amounts, for a sparse table (`SPARSE_FILL_SHARE`).
+MIN_FULL_AMOUNT_ROWS = 2
 #: A dot leader: four or more dots, spaced or not ("Net sales ........ 1,234", ". . . . .").
 _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
 #: A currency sign set apart from its amount in one cell ("$ 23,706" -> "$23,706").
@@ -81,50 +91,106 @@ class _Cell:
 
 def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int, TableFound]]:
     """Tables without rulings: runs of >= 3 lines whose segments fall into >= 2 aligned
-    columns with short cells. Returns (first line index, end index, table).
+    columns with short cells. Returns (first line index, end index, table), in line order.
 
     A run may hold lines of one cell (section labels such as "OPERATING EXPENSES", a
-    wrapped row label) between lines of several cells; it never starts or ends on one. A
-    sentence set apart inside a run (`_introduction_in_run`) ends it when what comes before
-    the sentence is a table of its own: the sentence introduces the next table. Otherwise
-    the run is read whole, as if the sentence were one of its section labels."""
+    wrapped row label) between lines of several cells; it never starts or ends on one, nor
+    starts on a title (`_is_title_over`). A sentence set apart inside a run
+    (`_introduction_in_run`) ends it when what comes before the sentence is a table of its
+    own: the sentence introduces the next table. Otherwise the run is read whole, as if the
+    sentence were one of its section labels."""
     found: list[tuple[int, int, TableFound]] = []
     cells = [_line_to_cells(line) for line in lines]  # once per line: a line is in many candidate runs
+    _find_tables(lines, cells, 0, len(lines), em, found, floor=0)
+    return found
 
-    def table_of(start: int, end: int) -> TableFound | None:
-        return _run_to_table(lines[start:end], cells[start:end], em) if end - start >= MIN_UNRULED_ROWS else None
 
-    def table_from(i: int, end: int) -> tuple[int, int, TableFound] | None:
-        """The table of lines[i:end] without its last one-cell lines, with the spanning
-        headers above it when it is a table with them."""
-        while end > i and len(cells[end - 1]) < 2:
-            end -= 1
-        start = _start_with_spanning_headers(lines, i, end, found[-1][1] if found else 0, em)
-        table = table_of(start, end)
-        if table is None and start < i:
-            start, table = i, table_of(i, end)
-        return (start, end, table) if table is not None else None
+def _find_tables(
+    lines: list[Line],
+    cells: list[list[_Cell]],
+    lo: int,
+    hi: int,
+    em: float,
+    found: list[tuple[int, int, TableFound]],
+    floor: int,
+) -> None:
+    """The tables of `lines[lo:hi]` appended to `found`, in line order (`cells`: each line's;
+    `floor`: where the table before these lines ends, above which no header is taken).
 
-    i = 0
-    while i < len(lines):
-        if len(cells[i]) < 2:
+    A run that reads as no table is tried from each later line in turn. When one of those
+    reads as a table, the run's lines before it are looked at again on their own: two tables
+    set tight one under the other (a statement of changes in equity, then its "Supplemental
+    share information" in other columns, 3M 2018 p59) align as neither together. A table
+    read there must hold figures (`_holds_figures`): lines of column headers alone are the
+    header of the table below that its columns did not take (3M 2018 p105), not a table."""
+    i = lo
+    run_begin, run_end = lo, -1
+    while i < hi:
+        if len(cells[i]) < 2 or _is_title_over(lines, i):
             i += 1
             continue
         j = i + 1
         while (
-            j < len(lines)
+            j < hi
             and lines[j].top - lines[j - 1].bottom < 1.5 * em
             and (len(lines[j].segments) >= 2 or _multi_cell_line_follows(lines, j, em))
         ):
             j += 1
+        if j != run_end:
+            run_begin, run_end = i, j
+        top = found[-1][1] if found else floor
         cut = _introduction_in_run(lines, cells, i, j, em)
-        hit = (cut is not None and table_from(i, cut)) or table_from(i, j)
-        if hit:
-            found.append(hit)
-            i = hit[1]
-        else:
+        hit = _table_from(lines, cells, i, cut, em, top) if cut is not None else None
+        hit = hit or _table_from(lines, cells, i, j, em, top)
+        if hit is None:
             i += 1
-    return found
+            continue
+        start, j, table = hit
+        if start - run_begin >= MIN_UNRULED_ROWS:
+            before: list[tuple[int, int, TableFound]] = []
+            _find_tables(lines, cells, run_begin, start, em, before, top)
+            found.extend(item for item in before if _holds_figures(item[2].rows))
+        found.append((start, j, table))
+        i = run_begin = j  # what is left of the run is looked at again from here on
+
+
+def _table_from(
+    lines: list[Line], cells: list[list[_Cell]], i: int, end: int, em: float, floor: int
+) -> tuple[int, int, TableFound] | None:
+    """The table of lines[i:end] without its last one-cell lines, as (start, end, table), with
+    the spanning headers above it (down to `floor`) when it is a table with them; None when
+    those lines are no table."""
+    while end > i and len(cells[end - 1]) < 2:
+        end -= 1
+    start = _start_with_spanning_headers(lines, i, end, floor, em)
+    table = _table_of(lines, cells, start, end, em)
+    if table is None and start < i:
+        start, table = i, _table_of(lines, cells, i, end, em)
+    return (start, end, table) if table is not None else None
+
+
+def _holds_figures(rows: list[list[str]]) -> bool:
+    """Whether a cell is digits and punctuation only: an amount, a date ("11/24/2019"), an
+    exhibit number ("10.3.3*"); a header's "December 31, 2018" holds letters too."""
+    return any(
+        cell and any(c.isdigit() for c in cell) and not any(c.isalpha() for c in cell) for row in rows for cell in row
+    )
+
+
+def _table_of(lines: list[Line], cells: list[list[_Cell]], start: int, end: int, em: float) -> TableFound | None:
+    return _run_to_table(lines[start:end], cells[start:end], em) if end - start >= MIN_UNRULED_ROWS else None
+
+
+#: A line set this much larger than the line below it is a title, not a table's row.
+TITLE_SIZE_RATIO = 1.1
+
+
+def _is_title_over(lines: list[Line], i: int) -> bool:
+    """Whether line `i` is set over `TITLE_SIZE_RATIO` times the size of the next line: a
+    statement's title, which may hold two cells ("Consolidated Statements of ..." at the
+    left, the company's name at the right, CORNING 2022 p62), so it would be the table's
+    first row, and its only header row, over the column names below it."""
+    return i + 1 < len(lines) and lines[i].size > TITLE_SIZE_RATIO * lines[i + 1].size
 
 
 def _introduction_in_run(lines: list[Line], cells: list[list[_Cell]], i: int, j: int, em: float) -> int | None:
@@ -201,7 +267,11 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
     filled = statistics.mean(sum(1 for c in row if c) / len(bounds) for row in multi)
     lengths = [len(c) for row in grid for c in row if c]
     column_medians = [statistics.median([len(r[k]) for r in grid if r[k]] or [0]) for k in range(len(bounds))]
-    if filled < 0.6 or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS or not _columns_short(column_medians, multi):
+    if (
+        filled < min_fill_share(multi)
+        or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS
+        or not _columns_short(column_medians, multi)
+    ):
         return None
     if len(bounds) == 2 and not any(is_numeric(r[1]) for r in grid):
         return None
@@ -261,6 +331,26 @@ def _is_complete_statement_row(row: list[str]) -> bool:
     if not label or is_numeric(label[-1]) or label[-1] in _CURRENCY:
         return False
     return all(is_numeric(cell) or cell in _NIL_DASHES for cell in row[1:])
+
+
+def min_fill_share(multi: list[list[str]]) -> float:
+    """The least mean share of the columns (0-1) the multi-cell rows `multi` of a grid must
+    fill to read as a table: `MIN_FILL_SHARE`, or `SPARSE_FILL_SHARE` when the columns are
+    proved by rows of amounts across them all (`columns_proved_by_full_rows`)."""
+    return SPARSE_FILL_SHARE if columns_proved_by_full_rows(multi) else MIN_FILL_SHARE
+
+
+def columns_proved_by_full_rows(grid: list[list[str]]) -> bool:
+    """Whether at least `MIN_FULL_AMOUNT_ROWS` rows of `grid` hold a cell in every column and
+    an amount or a nil dash ("$-", "—") in every one after the first: the balance rows of a
+    statement whose other rows are sparse. Every such row puts a number in each of the
+    column gaps' sides, which no chance alignment of words does."""
+    full = sum(1 for row in grid if all(row) and all(_is_amount_or_nil(cell) for cell in row[1:]))
+    return full >= MIN_FULL_AMOUNT_ROWS
+
+
+def _is_amount_or_nil(cell: str) -> bool:
+    return is_numeric(cell) or _SIGN_SPACE.sub(r"\1", cell).lstrip("$€£¥₹") in _NIL_DASHES
 
 
 def _cells_too_long(line_cells: list[list[_Cell]]) -> bool:
