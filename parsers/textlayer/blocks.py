@@ -423,7 +423,11 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     a font-size change over 0.8 pt or a bold/regular switch; a line starting with a list
     marker; a line left of the current list item's text (the list has ended); and after
     a short line ending a sentence. Neither a marker nor a weight switch starts one after a
-    line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket).
+    line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket), and no
+    weight switch after a line that runs to the region's right edge (within 0.5 em) and ends no
+    sentence: a justified line whose sentence goes on, whatever weight its words are set in
+    (COSTCO 2021 10-K p63: bold case names inside a sentence, "... breached their fiduciary" /
+    "duties. Wedekind v. Hamilton James, ..." with the next line 0.94 bold).
     """
     if not lines:
         return []
@@ -437,15 +441,14 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
         block = blocks[-1]
         goes_on = line_goes_on(previous.text)
         starts_item = bool(LIST_MARKER.match(line.text)) and not goes_on
+        runs_on = goes_on or (previous.x1 >= right_edge - 0.5 * em and not _ends_sentence(previous))
         style_change = (
             abs(line.size - previous.size) > 0.8
-            or ((line.bold >= 0.8) != (previous.bold >= 0.8) and not goes_on)
+            or ((line.bold >= 0.8) != (previous.bold >= 0.8) and not runs_on)
             or is_monospace(line) != is_monospace(previous)
         )
         left_of_item = block.item_x is not None and line.x0 < block.item_x - 0.5 * em
-        short_end = previous.x1 < right_edge - 0.2 * (right_edge - lines[0].x0) and previous.text.rstrip().endswith(
-            (".", "!", "?", ":", "।", "॥")
-        )
+        short_end = previous.x1 < right_edge - 0.2 * (right_edge - lines[0].x0) and _ends_sentence(previous)
         if gap > limit or starts_item or style_change or left_of_item or short_end:
             blocks.append(Block([line]))
         else:
@@ -454,6 +457,10 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
             match = LIST_MARKER.match(line.text)
             blocks[-1].item_x = _item_text_x(line, match.end())
     return [block_with_hanging_label_first(block, em) for block in blocks]
+
+
+def _ends_sentence(line: Line) -> bool:
+    return line.text.rstrip().endswith((".", "!", "?", ":", "।", "॥"))
 
 
 #: A hanging label is one word of at most this many characters ("10a(iii)", "4.2*").
