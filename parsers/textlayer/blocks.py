@@ -424,10 +424,11 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     marker; a line left of the current list item's text (the list has ended); and after
     a short line ending a sentence. Neither a marker nor a weight switch starts one after a
     line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket), and no
-    weight switch after a line that runs to the region's right edge (within 0.5 em) and ends no
-    sentence: a justified line whose sentence goes on, whatever weight its words are set in
-    (COSTCO 2021 10-K p63: bold case names inside a sentence, "... breached their fiduciary" /
-    "duties. Wedekind v. Hamilton James, ..." with the next line 0.94 bold).
+    weight switch between two lines that both run to the region's right edge (within 0.5 em)
+    when the first ends no sentence: justified lines of one sentence, whatever weight its words
+    are set in (COSTCO 2021 10-K p63: bold case names inside a sentence, "... breached their
+    fiduciary" / "duties. Wedekind v. Hamilton James, ..." with the next line 0.94 bold). A
+    heading is a short line: a bold line after a full one still starts a block.
     """
     if not lines:
         return []
@@ -441,7 +442,8 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
         block = blocks[-1]
         goes_on = line_goes_on(previous.text)
         starts_item = bool(LIST_MARKER.match(line.text)) and not goes_on
-        runs_on = goes_on or (previous.x1 >= right_edge - 0.5 * em and not _ends_sentence(previous))
+        full = previous.x1 >= right_edge - 0.5 * em and line.x1 >= right_edge - 0.5 * em
+        runs_on = goes_on or (full and not _ends_sentence(previous))
         style_change = (
             abs(line.size - previous.size) > 0.8
             or ((line.bold >= 0.8) != (previous.bold >= 0.8) and not runs_on)
