@@ -424,11 +424,12 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     marker; a line left of the current list item's text (the list has ended); and after
     a short line ending a sentence. Neither a marker nor a weight switch starts one after a
     line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket), and no
-    weight switch between two lines that both run to the region's right edge (within 0.5 em)
-    when the first ends no sentence: justified lines of one sentence, whatever weight its words
-    are set in (COSTCO 2021 10-K p63: bold case names inside a sentence, "... breached their
-    fiduciary" / "duties. Wedekind v. Hamilton James, ..." with the next line 0.94 bold). A
-    heading is a short line: a bold line after a full one still starts a block.
+    weight switch between two lines of one segment each that both run to the region's right
+    edge (within 0.5 em) when the first ends no sentence: justified lines of one sentence,
+    whatever weight its words are set in (COSTCO 2021 10-K p63: bold case names inside a
+    sentence, "... breached their fiduciary" / "duties. Wedekind v. Hamilton James, ..." with
+    the next line 0.94 bold). A heading is a short line or one with a tag set flush right
+    apart from it ("Armored Ogre ... Creatures", DA-619p): it still starts a block.
     """
     if not lines:
         return []
@@ -442,7 +443,7 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
         block = blocks[-1]
         goes_on = line_goes_on(previous.text)
         starts_item = bool(LIST_MARKER.match(line.text)) and not goes_on
-        full = previous.x1 >= right_edge - 0.5 * em and line.x1 >= right_edge - 0.5 * em
+        full = all(len(l.segments) == 1 and l.x1 >= right_edge - 0.5 * em for l in (previous, line))
         runs_on = goes_on or (full and not _ends_sentence(previous))
         style_change = (
             abs(line.size - previous.size) > 0.8
