@@ -424,12 +424,9 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     marker; a line left of the current list item's text (the list has ended); and after
     a short line ending a sentence. Neither a marker nor a weight switch starts one after a
     line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket), and no
-    weight switch between two lines of one segment each that both run to the region's right
-    edge (within 0.5 em) when the first ends no sentence: justified lines of one sentence,
-    whatever weight its words are set in (COSTCO 2021 10-K p63: bold case names inside a
-    sentence, "... breached their fiduciary" / "duties. Wedekind v. Hamilton James, ..." with
-    the next line 0.94 bold). A heading is a short line or one with a tag set flush right
-    apart from it ("Armored Ogre ... Creatures", DA-619p): it still starts a block.
+    weight switch inside a sentence set justified (`_sentence_runs_into`: COSTCO 2021 10-K
+    p63, bold case names inside a sentence, "... breached their fiduciary" / "duties.
+    Wedekind v. Hamilton James, ..." with the next line 0.94 bold).
     """
     if not lines:
         return []
@@ -443,11 +440,13 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
         block = blocks[-1]
         goes_on = line_goes_on(previous.text)
         starts_item = bool(LIST_MARKER.match(line.text)) and not goes_on
-        full = all(len(l.segments) == 1 and l.x1 >= right_edge - 0.5 * em for l in (previous, line))
-        runs_on = goes_on or (full and not _ends_sentence(previous))
         style_change = (
             abs(line.size - previous.size) > 0.8
-            or ((line.bold >= 0.8) != (previous.bold >= 0.8) and not runs_on)
+            or (
+                (line.bold >= 0.8) != (previous.bold >= 0.8)
+                and not goes_on
+                and not _sentence_runs_into(previous, line, right_edge - 0.5 * em, block.lines[0] is previous)
+            )
             or is_monospace(line) != is_monospace(previous)
         )
         left_of_item = block.item_x is not None and line.x0 < block.item_x - 0.5 * em
@@ -460,6 +459,26 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
             match = LIST_MARKER.match(line.text)
             blocks[-1].item_x = _item_text_x(line, match.end())
     return [block_with_hanging_label_first(block, em) for block in blocks]
+
+
+#: A line of prose holds at least this many words (a table's labels and figures hold fewer).
+PROSE_WORDS = 8
+
+
+def _sentence_runs_into(previous: Line, line: Line, full_x: float, previous_opens_block: bool) -> bool:
+    """The sentence of `previous` goes on into `line` across a weight switch: both are one
+    segment of prose (`PROSE_WORDS` words or more) that reaches `full_x` (the region's right
+    edge, less 0.5 em), `previous` ends no sentence, and a bold `previous` is not the first line
+    of its block. A bold heading is short, or set apart from a tag flush right ("Armored Ogre
+    ... Creatures", DA-619p), or follows a sentence's end, or opens its block and runs on into
+    its regular text ("The History of the Chantry: Chapter 3 - ...", DA-619p p231)."""
+    return (
+        not (previous_opens_block and previous.bold >= 0.8)
+        and not _ends_sentence(previous)
+        and all(
+            len(l.segments) == 1 and l.x1 >= full_x and len(l.text.split()) >= PROSE_WORDS for l in (previous, line)
+        )
+    )
 
 
 def _ends_sentence(line: Line) -> bool:
