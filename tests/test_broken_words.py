@@ -119,6 +119,19 @@ def test_a_weight_switch_after_a_broken_word_is_no_new_paragraph(tmp_path):
     assert any("Costco Wholesale Corp. (Case No. 19-2-15514-1). In light of the dismissal" in t for t in texts)
 
 
+@pytest.mark.slow
+def test_a_weight_switch_inside_a_justified_sentence_is_no_new_paragraph(tmp_path):
+    """COSTCO 2021 10-K p63: bold case names inside one paragraph cut it into three at lines
+    running to the right edge mid-sentence ("... breached their fiduciary" / "duties.
+    Wedekind v. Hamilton James, ...", the next line 0.94 bold; "... Kenneth Denman, Richard" /
+    "Galanti, ..." 0.49 -> 1.0 bold)."""
+    texts = _texts(pdf_pages(BENCH / "financebench-dev" / "COSTCO_2021_10K.pdf", 63, into=tmp_path))
+    (paragraph,) = [t for t in texts if t.startswith("Members of the Board of Directors")]
+    assert "breached their fiduciary duties. Wedekind v. Hamilton James" in paragraph
+    assert "Kenneth Denman, Richard Galanti, Craig Jelinek" in paragraph
+    assert paragraph.endswith("agreed voluntarily to dismiss their complaints.")
+
+
 def _segment(x0, x1, top, text):
     from parsers.textlayer.chars import Segment
 

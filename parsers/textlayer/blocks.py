@@ -423,7 +423,10 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     a font-size change over 0.8 pt or a bold/regular switch; a line starting with a list
     marker; a line left of the current list item's text (the list has ended); and after
     a short line ending a sentence. Neither a marker nor a weight switch starts one after a
-    line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket).
+    line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket), and no
+    weight switch inside a sentence set justified (`_sentence_runs_into`: COSTCO 2021 10-K
+    p63, bold case names inside a sentence, "... breached their fiduciary" / "duties.
+    Wedekind v. Hamilton James, ..." with the next line 0.94 bold).
     """
     if not lines:
         return []
@@ -439,13 +442,15 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
         starts_item = bool(LIST_MARKER.match(line.text)) and not goes_on
         style_change = (
             abs(line.size - previous.size) > 0.8
-            or ((line.bold >= 0.8) != (previous.bold >= 0.8) and not goes_on)
+            or (
+                (line.bold >= 0.8) != (previous.bold >= 0.8)
+                and not goes_on
+                and not _sentence_runs_into(previous, line, right_edge - 0.5 * em, block.lines[0] is previous)
+            )
             or is_monospace(line) != is_monospace(previous)
         )
         left_of_item = block.item_x is not None and line.x0 < block.item_x - 0.5 * em
-        short_end = previous.x1 < right_edge - 0.2 * (right_edge - lines[0].x0) and previous.text.rstrip().endswith(
-            (".", "!", "?", ":", "।", "॥")
-        )
+        short_end = previous.x1 < right_edge - 0.2 * (right_edge - lines[0].x0) and _ends_sentence(previous)
         if gap > limit or starts_item or style_change or left_of_item or short_end:
             blocks.append(Block([line]))
         else:
@@ -454,6 +459,30 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
             match = LIST_MARKER.match(line.text)
             blocks[-1].item_x = _item_text_x(line, match.end())
     return [block_with_hanging_label_first(block, em) for block in blocks]
+
+
+#: A line of prose holds at least this many words (a table's labels and figures hold fewer).
+PROSE_WORDS = 8
+
+
+def _sentence_runs_into(previous: Line, line: Line, full_x: float, previous_opens_block: bool) -> bool:
+    """The sentence of `previous` goes on into `line` across a weight switch: both are one
+    segment of prose (`PROSE_WORDS` words or more) that reaches `full_x` (the region's right
+    edge, less 0.5 em), `previous` ends no sentence, and a bold `previous` is not the first line
+    of its block. A bold heading is short, or set apart from a tag flush right ("Armored Ogre
+    ... Creatures", DA-619p), or follows a sentence's end, or opens its block and runs on into
+    its regular text ("The History of the Chantry: Chapter 3 - ...", DA-619p p231)."""
+    return (
+        not (previous_opens_block and previous.bold >= 0.8)
+        and not _ends_sentence(previous)
+        and all(
+            len(l.segments) == 1 and l.x1 >= full_x and len(l.text.split()) >= PROSE_WORDS for l in (previous, line)
+        )
+    )
+
+
+def _ends_sentence(line: Line) -> bool:
+    return line.text.rstrip().endswith((".", "!", "?", ":", "।", "॥"))
 
 
 #: A hanging label is one word of at most this many characters ("10a(iii)", "4.2*").
