@@ -219,6 +219,7 @@ def grid_to_rows(
     chars: list[Char],
     orphans: dict[Position, list[Char]] | None = None,
     page_segments: list[Segment] | None = None,
+    owned: dict[Position, list[Char]] | None = None,
 ) -> tuple[list[list[str]], list[list[bool]]]:
     """Cell texts (wrapped lines joined, hyphenation undone, Hangul line ends judged on the
     page's evidence, `page_draws_line_end_spaces`) and whether each cell is bold,
@@ -227,13 +228,14 @@ def grid_to_rows(
     A character belongs to the cell holding its centre (the largest, where cells overlap);
     `orphans` (`grid_to_orphans`) fill
     the positions they were placed at; a spanned cell (None) with no orphans is "".
-    `page_segments`: `chars_to_segments(chars)` when the caller has it (None: made here if needed).
+    `page_segments`: `chars_to_segments(chars)` when the caller has it (None: made here if needed);
+    `owned`: `grid_to_owned_chars(grid, chars)` likewise.
     """
     if not grid or not any(cell for row in grid for cell in row):
         return [], []
     orphans = orphans or {}
     ends = page_draws_line_end_spaces(chars, page_segments)
-    owned = grid_to_owned_chars(grid, chars)
+    owned = grid_to_owned_chars(grid, chars) if owned is None else owned
     bounds = grid_to_column_bounds(grid)
     rows, bold = [], []
     for r, row in enumerate(grid):
@@ -389,7 +391,9 @@ def grid_is_drawing(grid: list[list[Box | None]], chars: list[Char]) -> bool:
     return filled < 0.2 or (cuts >= 1 and filled < 0.3)
 
 
-def grid_hides_columns(grid: list[list[Box | None]], chars: list[Char]) -> bool:
+def grid_hides_columns(
+    grid: list[list[Box | None]], chars: list[Char], owned: dict[Position, list[Char]] | None = None
+) -> bool:
     """True when one cell of the grid holds a table of figures the grid does not draw: on two
     or more of its text lines, two or more numbers standing apart (runs that
     `chars.chars_to_segments` breaks at gaps over 0.8 em, each `is_numeric`: a lone "$" or
@@ -402,9 +406,11 @@ def grid_hides_columns(grid: list[list[Box | None]], chars: list[Char]) -> bool:
     figure of the table, four columns by seven rows; read as a table, "17,626.6 5 % 2,953.9
     17 % ..." was one cell and every row label lost its figures. A ruled table keeps its
     columns in its cells; such a grid is rejected, and its text goes to the unruled pass,
-    which reads the columns from the words' alignment."""
+    which reads the columns from the words' alignment. `owned`: `grid_to_owned_chars(grid,
+    chars)` when the caller has it (`grid_to_rows` needs it too)."""
     bounds = grid_to_column_bounds(grid)
-    for (r, j), held in grid_to_owned_chars(grid, chars).items():
+    owned = grid_to_owned_chars(grid, chars) if owned is None else owned
+    for (r, j), held in owned.items():
         if len(_spanned_columns(grid[r][j], bounds)) > 1:
             continue
         lines = segments_to_lines(chars_to_segments(sorted(held, key=_reading_key)))

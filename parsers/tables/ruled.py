@@ -176,6 +176,7 @@ def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[T
         grid_is_drawing,
         grid_shows_columns,
         grid_to_orphans,
+        grid_to_owned_chars,
         grid_to_rows,
         orphans_fit_grid,
         spilled_chars,
@@ -189,9 +190,12 @@ def pdfium_page_to_tables(page, chars: list[Char], frame: "PageFrame") -> list[T
             continue
         segments = chars_to_segments(chars) if segments is None else segments
         orphans = grid_to_orphans(grid, chars, spilled_chars(bbox, segments, chars))
-        if not orphans_fit_grid(orphans) or grid_hides_columns(grid, chars):
+        if not orphans_fit_grid(orphans):
             continue
-        rows, bold = grid_to_rows(grid, chars, orphans, segments)
+        owned = grid_to_owned_chars(grid, chars)  # once: both the test and the reading need it
+        if grid_hides_columns(grid, chars, owned):
+            continue
+        rows, bold = grid_to_rows(grid, chars, orphans, segments, owned)
         kept = [(row, flags) for row, flags in zip(rows, bold) if any(row)]
         if len(kept) < 2:
             continue
