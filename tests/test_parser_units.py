@@ -16,8 +16,9 @@ from parsers.structure.headings import numbering_depth
 from parsers.structure.lists import marker_positions_to_levels, split_marker
 from parsers.structure.table_continuation import merge_continued_tables, strip_repeated_header
 from parsers.tables.grid import rows_to_header_count
-from parsers.textlayer.blocks import Line, lines_to_regions, lines_to_text, segments_to_lines
+from parsers.textlayer.blocks import Line, lines_to_text, segments_to_lines
 from parsers.textlayer.chars import Segment, normalize_text
+from parsers.textlayer.regions import lines_to_regions
 
 
 def seg(text, x0, top, width=None, size=10.0):

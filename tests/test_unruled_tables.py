@@ -12,15 +12,8 @@ from conftest import BENCH, CORPUS, ROOT, pdf_pages
 
 from parsers.structure.captions import table_title_of
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
-from parsers.tables.unruled import (
-    MIN_FILL_SHARE,
-    SPARSE_FILL_SHARE,
-    columns_proved_by_full_rows,
-    columns_without_sign_columns,
-    lines_to_unruled_tables,
-    min_fill_share,
-    stubs_to_indent_levels,
-)
+from parsers.tables.statements import MIN_FILL_SHARE, SPARSE_FILL_SHARE, columns_proved_by_full_rows, min_fill_share
+from parsers.tables.unruled import columns_without_sign_columns, lines_to_unruled_tables, stubs_to_indent_levels
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment
 
@@ -443,14 +436,14 @@ def test_a_bar_charts_long_labels_with_values_at_the_bars_ends_are_no_table(monk
     """chelsea_pdta.pdf p19: labels as long, right-aligned, each with its bar's value printed
     where the bar ends (one "column" per row) and the axis ticks below: no row holds a figure
     in every value column. Without the figures test the same lines read as a table."""
-    from parsers.tables import unruled
+    from parsers.tables import statements
 
     values = [(330, 345, "5%"), (495, 513, "25%"), (459, 476, "21%"), (420, 438, "16%")]
     run = [_line(100 + 12 * k, (20, 300, label), value) for k, (label, value) in enumerate(zip(_LONG_LABELS, values))]
     ticks = [(303 + 42 * k, 316 + 42 * k, f"{5 * k}%") for k in range(7)]
     run.append(_line(100 + 12 * len(values), *ticks))
     assert lines_to_unruled_tables(run, em=8.0) == []
-    monkeypatch.setattr(unruled, "_labels_beside_figures", lambda multi: True)
+    monkeypatch.setattr(statements, "_labels_beside_figures", lambda multi: True)
     assert lines_to_unruled_tables(run, em=8.0) != []
 
 

@@ -23,8 +23,8 @@ there stays one, the rest flows as text. Coordinates: points, top-left origin.
 from __future__ import annotations
 
 from parsers.tables.grid import TableFound
-from parsers.tables.unruled import PROSE_WORDS, lines_to_unruled_tables
-from parsers.textlayer.blocks import Line, segments_to_lines
+from parsers.tables.unruled import lines_to_unruled_tables
+from parsers.textlayer.blocks import PROSE_WORDS, Line, segments_to_lines
 from parsers.textlayer.chars import Segment
 
 #: A gutter is at least this wide, in em (body font size).

@@ -22,14 +22,13 @@ from dataclasses import dataclass, field
 
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
-from parsers.textlayer.blocks import Line, Placeholder
+from parsers.tables.statements import CURRENCY, SIGN_SPACE, columns_short, min_fill_share
+from parsers.textlayer.blocks import PROSE_WORDS, Line, Placeholder
 from parsers.textlayer.chars import Segment, normalize_text
 from parsers.textlayer.text_joins import ends_in_broken_word, join_wrapped_lines
 
 #: Tables without rulings: at least this many rows.
 MIN_UNRULED_ROWS = 3
-#: A run of prose holds at least this many words (a table's labels and figures hold fewer).
-PROSE_WORDS = 8
 #: Share of the multi-cell rows allowed to cross a column gap (spanning headers, one long label).
 SPAN_TOLERANCE = 0.15
 #: A column gap is at least this wide, in em (body font size).
@@ -37,37 +36,14 @@ MIN_GAP_EM = 0.5
 #: A table's cells are short: the median cell holds at most this many characters (prose lines,
 #: even two columns of them side by side, hold more).
 MAX_MEDIAN_CELL_CHARS = 30
-#: A column's cells are short too: its median cell holds at most this many characters
-#: (a column of sentences beside a column of numbers is prose with figures, not a table) ...
-MAX_COLUMN_MEDIAN_CHARS = 45
-#: ... except a statement's row labels ("Unrealized gains / losses on available-for-sale
-#: securities"), whose median may reach this many when the rows beside them are figures
-#: (`_labels_beside_figures`).
-MAX_LABEL_MEDIAN_CHARS = 60
-#: The multi-cell rows of a table fill at least this share of its columns, on average (a
-#: chance alignment of words, a chart's scattered labels, fill few of the columns it makes).
-MIN_FILL_SHARE = 0.6
-#: The share asked instead of a table with `MIN_FULL_AMOUNT_ROWS` rows of amounts in every
-#: column (`columns_proved_by_full_rows`): a statement of changes in equity prints each
-#: movement only in the columns it moves (a dividend under retained earnings and the totals),
-#: so its rows fill about half of its 7-10 columns (CORNING 2022 p62 0.55, 3M 2018 p59 0.56).
-SPARSE_FILL_SHARE = 0.4
-#: Rows that fill every column with amounts, for a sparse table (`SPARSE_FILL_SHARE`).
-MIN_FULL_AMOUNT_ROWS = 2
 #: A dot leader: four or more dots, spaced or not ("Net sales ........ 1,234", ". . . . .").
 _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
-#: A currency sign set apart from its amount in one cell ("$ 23,706" -> "$23,706").
-_SIGN_SPACE = re.compile(r"^([$€£¥₹])\s+(?=[\d(])")
 #: A contents entry ends in a page number: up to 4 digits, not part of an amount.
 _PAGE_NUMBER_END = re.compile(r"(?<![\d,$€£])\d{1,4}$")
 #: A currency sign ending a run after an amount or a dash for nil ("4,272.3 $", "- $"):
 #: pdfium runs the sign of the next column's amount into this one when the gap is under
 #: 0.8 em (GENERALMILLS 2020 p77).
 _TRAILING_SIGN = re.compile(r"^(.*[\d)\-–—])\s+([$€£¥₹])$")
-#: Cells that are only a currency sign (printed in their own column left of the amounts).
-_CURRENCY = {"$", "€", "£", "¥", "₹", "US$", "C$", "A$"}
-#: Cells that stand for nil in a column of figures.
-_NIL_DASHES = {"—", "–", "-"}
 #: Cells that close a number printed in the column before ("%", ")" of a negative, "%)").
 _CLOSERS = {"%", ")", "%)", "pts", "bps", "x"}
 
@@ -270,7 +246,7 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
     if (
         filled < min_fill_share(multi)
         or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS
-        or not _columns_short(column_medians, multi)
+        or not columns_short(column_medians, multi)
     ):
         return None
     if len(bounds) == 2 and not any(is_numeric(r[1]) for r in grid):
@@ -289,68 +265,6 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
         ruled=False,
         row_indents=stubs_to_indent_levels(stubs, em),
     )
-
-
-def _columns_short(column_medians: list[float], multi: list[list[str]]) -> bool:
-    """Whether every column's median cell length (characters) is within
-    `MAX_COLUMN_MEDIAN_CHARS`, the label column's within `MAX_LABEL_MEDIAN_CHARS` when the
-    multi-cell rows `multi` are a statement's (`_labels_beside_figures`). The second test is
-    made only for the runs the first turns down."""
-    if max(column_medians) <= MAX_COLUMN_MEDIAN_CHARS:
-        return True
-    return (
-        max(column_medians[1:]) <= MAX_COLUMN_MEDIAN_CHARS
-        and column_medians[0] <= MAX_LABEL_MEDIAN_CHARS
-        and _labels_beside_figures(multi)
-    )
-
-
-def _labels_beside_figures(multi: list[list[str]]) -> bool:
-    """Whether the multi-cell rows read as a financial statement: two or more value columns
-    right of the labels, and at least `MIN_UNRULED_ROWS` rows, half of the multi-cell rows or
-    more, that are complete (`_is_complete_statement_row`).
-
-    A statement prints a figure for every period on every line (a dash for nil), so most of
-    its rows are complete; header rows and a period left blank are the exceptions. A bar
-    chart's labels may be as long, but each bar's value is printed where the bar ends, so
-    the values scatter over the "columns", a row fills one of them, and the axis ticks run
-    together ("10% 15% 20%", no one number). One value column is not enough: an index of
-    statements with their page numbers is complete too."""
-    value_columns = len(multi[0]) - 1
-    complete = sum(1 for row in multi if _is_complete_statement_row(row))
-    return value_columns >= 2 and complete >= MIN_UNRULED_ROWS and complete >= 0.5 * len(multi)
-
-
-def _is_complete_statement_row(row: list[str]) -> bool:
-    """A label, then a figure (`is_numeric`, or a dash for nil) in every value column: a
-    header row ("", "2022", "2021") has no label. The label must not end in a figure or a
-    currency sign: then the first value column was read into the labels ("Income tax
-    benefit 204", "Net income $ 1,316 $"; a chart's "... RÉSEAU. 5%"), and the columns found
-    are not the printed ones."""
-    label = row[0].split()
-    if not label or is_numeric(label[-1]) or label[-1] in _CURRENCY:
-        return False
-    return all(is_numeric(cell) or cell in _NIL_DASHES for cell in row[1:])
-
-
-def min_fill_share(multi: list[list[str]]) -> float:
-    """The least mean share of the columns (0-1) the multi-cell rows `multi` of a grid must
-    fill to read as a table: `MIN_FILL_SHARE`, or `SPARSE_FILL_SHARE` when the columns are
-    proved by rows of amounts across them all (`columns_proved_by_full_rows`)."""
-    return SPARSE_FILL_SHARE if columns_proved_by_full_rows(multi) else MIN_FILL_SHARE
-
-
-def columns_proved_by_full_rows(grid: list[list[str]]) -> bool:
-    """Whether at least `MIN_FULL_AMOUNT_ROWS` rows of `grid` hold a cell in every column and
-    an amount or a nil dash ("$-", "—") in every one after the first: the balance rows of a
-    statement whose other rows are sparse. Every such row puts a number in each of the
-    column gaps' sides, which no chance alignment of words does."""
-    full = sum(1 for row in grid if all(row) and all(_is_amount_or_nil(cell) for cell in row[1:]))
-    return full >= MIN_FULL_AMOUNT_ROWS
-
-
-def _is_amount_or_nil(cell: str) -> bool:
-    return is_numeric(cell) or _SIGN_SPACE.sub(r"\1", cell).lstrip("$€£¥₹") in _NIL_DASHES
 
 
 def _cells_too_long(line_cells: list[list[_Cell]]) -> bool:
@@ -380,7 +294,7 @@ def _is_surely_long(text: str) -> bool:
     return (
         len(text) > MAX_MEDIAN_CELL_CHARS
         and text.isascii()
-        and len(_SIGN_SPACE.sub(r"\1", text)) > MAX_MEDIAN_CELL_CHARS
+        and len(SIGN_SPACE.sub(r"\1", text)) > MAX_MEDIAN_CELL_CHARS
     )
 
 
@@ -490,7 +404,7 @@ def _narrow_columns_in_gaps(multi: list[list[_Cell]], bounds: list[list[float]])
             c
             for cells in multi
             for c in cells
-            if c.x0 >= gap_start and c.x1 <= gap_end and (c.text in _CURRENCY or c.text in _CLOSERS)
+            if c.x0 >= gap_start and c.x1 <= gap_end and (c.text in CURRENCY or c.text in _CLOSERS)
         ]
         if inside:
             extra.append([min(c.x0 for c in inside), max(c.x1 for c in inside)])
@@ -503,7 +417,7 @@ def _cells_to_row(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list
     row = [""] * len(bounds)
     for cell, best in zip(cells, _cells_to_columns(cells, bounds)):
         row[best] = f"{row[best]} {cell.text}".strip()
-    return [_SIGN_SPACE.sub(r"\1", normalize_text(c)) for c in row]
+    return [SIGN_SPACE.sub(r"\1", normalize_text(c)) for c in row]
 
 
 def _cells_to_columns(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[int]:
@@ -513,7 +427,7 @@ def _cells_to_columns(cells: list[_Cell], bounds: list[tuple[float, float]]) -> 
     inside the first amount's column, GENERALMILLS 2020 10-K p60, read "$13,923.2 $")."""
     columns = [_column_of(cell, bounds) for cell in cells]
     for k in range(len(cells) - 1):
-        if cells[k].text in _CURRENCY and columns[k] in columns[:k]:
+        if cells[k].text in CURRENCY and columns[k] in columns[:k]:
             columns[k] = columns[k + 1]
     return columns
 
@@ -537,7 +451,7 @@ def columns_without_sign_columns(
     k = 0
     while k < len(bounds):
         values = {row[k] for row in grid if row[k]}
-        if values and values <= _CURRENCY and k + 1 < len(bounds):
+        if values and values <= CURRENCY and k + 1 < len(bounds):
             target, glue = k + 1, lambda sign, number: f"{sign}{number}" if number else sign
         elif values and values <= _CLOSERS and k > 0:
             target, glue = k - 1, lambda sign, number: f"{number}{sign}" if number else sign

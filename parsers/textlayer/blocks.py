@@ -4,13 +4,9 @@ Reading order is a recursive XY-cut adapted to columns:
 
 1. `segments_to_lines`: segments whose vertical extents overlap form one line
    (page-wide, so a line of a two-column page holds a segment of each column).
-2. `lines_to_regions`: consecutive lines are grouped while their combined horizontal
-   projection keeps a gutter (an empty vertical band at least `GUTTER_EM` wide, with
-   columns at least `MIN_COLUMN_EM` wide on both sides). Such a group is split at its
-   gutters and each column is read top to bottom, left column first, recursively; a
-   group without a gutter is a leaf region read line by line. A full-width heading
-   between two-column parts ends one group and starts the next, so the page reads
-   title, left column, right column, next part.
+2. `regions.lines_to_regions`: consecutive lines grouped while their combined horizontal
+   projection keeps a gutter, split at it, each column read top to bottom, left column
+   first, recursively (its own module).
 3. `region_to_blocks`: within a region, lines are cut into blocks at vertical gaps
    larger than the region's usual leading, at font changes, and before list markers.
 """
@@ -31,12 +27,6 @@ from parsers.textlayer.text_joins import FOOTNOTE_MARKS, WrappedLine, join_wrapp
 if TYPE_CHECKING:
     from parsers.tables.grid import TableFound
     from parsers.textlayer.figures import FigureFound
-
-#: Minimum width of a column gutter, in font sizes.
-GUTTER_EM = 1.0
-#: Minimum width of a column, in font sizes: narrower "columns" are line numbers or
-#: list markers, not text columns.
-MIN_COLUMN_EM = 6.0
 
 
 @dataclass(slots=True)
@@ -215,207 +205,6 @@ def segments_to_lines(segments: list[Segment]) -> list[Line]:
     return [segments_to_line(group) for group in groups]
 
 
-@dataclass(frozen=True, slots=True)
-class _Projection:
-    """The horizontal projection of a group of lines' segments: the x-extents (points) merged
-    wherever the next one starts less than `min_gap` after the ones before it end, left to
-    right, so every gap between two neighbouring `spans` is an empty vertical band at least
-    `min_gap` wide, and these are all such bands. Kept per group of lines in `lines_to_regions`
-    and extended line by line (`with_line`): the group's segments are not gathered and sorted
-    again for every line added (that was quadratic in a region's lines, ~10% of DA-619p's
-    parse). Merging already merged spans with new extents gives the spans that merging every
-    extent at once gives: a band at least `min_gap` wide is never inside a merged span."""
-
-    spans: tuple[tuple[float, float], ...]
-    min_gap: float
-    segments: int  # how many segments were projected
-
-    @classmethod
-    def of(cls, lines: list[Line], min_gap: float) -> _Projection:
-        return cls((), min_gap, 0).with_lines(lines)
-
-    def with_lines(self, lines: list[Line]) -> _Projection:
-        """This projection with the segments of `lines` added."""
-        extents = [(s.x0, s.x1) for line in lines for s in line.segments]
-        if not extents:
-            return self
-        merged: list[tuple[float, float]] = []
-        for x0, x1 in sorted([*self.spans, *extents]):
-            if merged and x0 - merged[-1][1] < self.min_gap:
-                if x1 > merged[-1][1]:
-                    merged[-1] = (merged[-1][0], x1)
-            else:
-                merged.append((x0, x1))
-        return _Projection(tuple(merged), self.min_gap, self.segments + len(extents))
-
-    def with_line(self, line: Line) -> _Projection:
-        return self.with_lines([line])
-
-    def gaps(self) -> list[tuple[float, float]]:
-        """The empty bands (start, end) at least `min_gap` wide, left to right."""
-        return [(a[1], b[0]) for a, b in zip(self.spans, self.spans[1:])]
-
-
-def _gutters(lines: list[Line], em: float, projection: _Projection | None = None) -> list[float]:
-    """x positions at which a group of lines splits into columns (may be empty). `projection`:
-    the lines' `_Projection` with `min_gap` `GUTTER_EM * em` when the caller keeps it.
-
-    A gutter is an empty vertical band (`GUTTER_EM` wide, columns of `MIN_COLUMN_EM` on both
-    sides) that the text shows as a column gap: on a single line, a gap between its segments;
-    in a group, text on both sides of it on at least two lines, or two lines standing beside
-    each other across it. One line broken by a wide justified word gap, above a line that
-    merely ends before it, is no column (cupertino p1 read a paragraph's halves apart)."""
-    if projection is None:
-        projection = _Projection.of(lines, GUTTER_EM * em)
-    if projection.segments < 2:
-        return []
-    left, right = projection.spans[0][0], projection.spans[-1][1]
-    cuts: list[float] = []
-    start = left
-    for gap_start, gap_end in projection.gaps():
-        if gap_start - start >= MIN_COLUMN_EM * em and right - gap_end >= MIN_COLUMN_EM * em:
-            cut = (gap_start + gap_end) / 2
-            if len(lines) == 1 or _shows_column_gap(lines, cut):
-                cuts.append(cut)
-                start = gap_end
-    return cuts
-
-
-def _shows_column_gap(lines: list[Line], cut: float) -> bool:
-    """At least two lines hold text on both sides of `cut`, or one line does in two font
-    sizes (a heading beside a paragraph's first line, reliance p2: a justified word gap
-    keeps the paragraph's size on both sides), or a line left of it and a line right of it
-    overlap vertically (columns whose lines do not share a baseline)."""
-    both = 0
-    left_only: list[tuple[float, float]] = []
-    right_only: list[tuple[float, float]] = []
-    for line in lines:
-        if line.x1 <= cut:
-            left_only.append((line.top, line.bottom))
-        elif line.x0 >= cut:
-            right_only.append((line.top, line.bottom))
-        else:
-            both += 1
-            if both >= 2 or _sizes_differ_across(line, cut):
-                return True
-    if not left_only or not right_only:
-        return False
-    left_only.sort()
-    right_only.sort()
-    i = j = 0
-    while i < len(left_only) and j < len(right_only):
-        (a_top, a_bottom), (b_top, b_bottom) = left_only[i], right_only[j]
-        if min(a_bottom, b_bottom) - max(a_top, b_top) > 0:
-            return True
-        if a_bottom < b_bottom:
-            i += 1
-        else:
-            j += 1
-    return False
-
-
-def _sizes_differ_across(line: Line, cut: float) -> bool:
-    """The line's text left of `cut` and right of it differ in font size by over 0.8 pt
-    (the size change that also cuts blocks, `region_to_blocks`)."""
-
-    def size(segments: list[Segment]) -> float:
-        chars = sum(max(s.chars, 1) for s in segments)
-        return sum(s.size * max(s.chars, 1) for s in segments) / chars
-
-    left = [s for s in line.segments if s.x1 <= cut]
-    right = [s for s in line.segments if s.x0 >= cut]
-    return bool(left and right) and abs(size(left) - size(right)) > 0.8
-
-
-def lines_to_regions(lines: list[Line], em: float) -> list[list[Line]]:
-    """Reading-order leaf regions of a set of lines (see the module docstring)."""
-    regions: list[list[Line]] = []
-    group: list[Line] = []
-    group_has_gutter = False
-    gutter_alone: dict[int, bool] = {}  # id(line) -> the line alone has a gutter (asked up to 3 times a line)
-
-    def splits_alone(line: Line) -> bool:
-        if id(line) not in gutter_alone:
-            gutter_alone[id(line)] = bool(_gutters([line], em))
-        return gutter_alone[id(line)]
-
-    empty = _Projection((), GUTTER_EM * em, 0)
-    projection = empty  # of `group`, kept as lines join it
-    for index, line in enumerate(lines):
-        if not group:
-            group, group_has_gutter, projection = [line], splits_alone(line), empty.with_line(line)
-            continue
-        joined = projection.with_line(line)
-        has_gutter = bool(_gutters([*group, line], em, joined))
-        following = lines[index + 1] if index + 1 < len(lines) else None
-        if group_has_gutter and has_gutter:
-            group.append(line)
-        elif not group_has_gutter and has_gutter and not splits_alone(line) and _beside(line, group):
-            # the line sits beside the group's lines, not below them: columns begin. A line
-            # below every line of the group (an entry heading under centred section titles,
-            # DA-619p p6) is cut off horizontally instead, so it reads after them.
-            group.append(line)
-            group_has_gutter = True
-        elif (
-            not group_has_gutter
-            and not has_gutter
-            and (not splits_alone(line) or _continues_justified(line, group, following, em))
-            and not _starts_right_of(line, group)
-        ):
-            group.append(line)
-        else:
-            regions.extend(_group_to_regions(group, em))
-            group, group_has_gutter, projection = [line], splits_alone(line), empty.with_line(line)
-            continue
-        projection = joined
-    if group:
-        regions.extend(_group_to_regions(group, em))
-    return regions
-
-
-def _continues_justified(line: Line, group: list[Line], following: Line | None, em: float) -> bool:
-    """A paragraph line whose one wide word gap (justification, two spaces after a full stop:
-    over `GUTTER_EM`) looks like a gutter on its own: the line spans a group of at least two
-    lines (both edges within 1 em of the group's), and the next line shows no column gap with
-    it (`_gutters` of the two is empty; columns that begin on a shared baseline show theirs
-    on the next line too). cupertino p1 read one paragraph as three (gaps of 8-9 pt at 7.9 pt
-    type, at x 274 and 437). `em` in points."""
-    if len(group) < 2:
-        return False
-    left = min(l.x0 for l in group)
-    right = max(l.x1 for l in group)
-    if abs(line.x0 - left) > em or abs(line.x1 - right) > em:
-        return False
-    return following is None or not _gutters([line, following], em)
-
-
-def _beside(line: Line, group: list[Line]) -> bool:
-    """The line overlaps the group vertically (starts above the group's bottom)."""
-    return line.top < max(l.bottom for l in group)
-
-
-def _starts_right_of(line: Line, group: list[Line]) -> bool:
-    """A line starting in the right part of a wider group above it (the first line of a
-    right column beside a heading, under a full-width block) opens a new group."""
-    left = min(l.x0 for l in group)
-    width = max(l.x1 for l in group) - left
-    return line.x0 > left + 0.4 * width and line.x0 > group[-1].x0 + 0.4 * width
-
-
-def _group_to_regions(group: list[Line], em: float) -> list[list[Line]]:
-    segments = [s for l in group for s in l.segments]
-    cuts = _gutters(group, em) if len(group) > 1 else []
-    if not cuts:
-        return [group]
-    bounds = [float("-inf"), *cuts, float("inf")]
-    regions: list[list[Line]] = []
-    for low, high in zip(bounds, bounds[1:]):
-        column = [s for s in segments if low <= (s.x0 + s.x1) / 2 < high]
-        if column:
-            regions.extend(lines_to_regions(segments_to_lines(column), em))
-    return regions
-
-
 def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     """Cut a region's lines into blocks (paragraph candidates) in reading order.
 
@@ -461,7 +250,8 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
     return [block_with_hanging_label_first(block, em) for block in blocks]
 
 
-#: A line of prose holds at least this many words (a table's labels and figures hold fewer).
+#: A line or run of prose holds at least this many words (a table's labels and figures hold
+#: fewer): `_sentence_runs_into`, and the table passes (`tables.unruled`, `tables.gutters`).
 PROSE_WORDS = 8
 
 

@@ -20,12 +20,13 @@ from parsers.tables.grid import TableFound
 from parsers.tables.gutters import lines_to_tables_within_columns
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
 from parsers.tables.unruled import table_to_segment
-from parsers.textlayer.blocks import Block, Line, Placeholder, lines_to_regions, region_to_blocks, segments_to_lines
+from parsers.textlayer.blocks import Block, Line, Placeholder, region_to_blocks, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments
 from parsers.textlayer.conservation import segments_to_char_count, segments_to_dropped
 from parsers.textlayer.drawings import graphics_to_figure_boxes
 from parsers.textlayer.figures import FigureFound, segments_to_figures
 from parsers.textlayer.pdfium_chars import page_to_chars
+from parsers.textlayer.regions import lines_to_regions
 
 
 @dataclass(slots=True)
