@@ -586,3 +586,13 @@ def test_header_lines_the_table_below_did_not_take_are_no_table_of_their_own():
         for k in range(4)
     ]
     assert [(start, end) for start, end, _ in lines_to_unruled_tables(head + body, em=8.0)] == [(3, 8)]
+
+
+def test_generalmills_p93_a_sentence_naming_a_statement_introduces_its_table_and_heads_nothing(tmp_path):
+    """Cut from the tables it introduced, "Certain Consolidated Statements of Cash Flows amounts
+    are as follows:" named a statement, so it became a level-1 heading over every chunk after
+    it, through the glossary three pages on; it is its table's caption."""
+    document = _page(tmp_path, FINANCE / "GENERALMILLS_2020_10K.pdf", 93)
+    assert not any(e.type == "title" and e.text.endswith("as follows:") for e in document.elements)
+    captions = [e.caption for e in document.elements if e.type == "table"]
+    assert "Certain Consolidated Statements of Cash Flows amounts are as follows:" in captions

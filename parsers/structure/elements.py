@@ -194,7 +194,10 @@ def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
     "Evaluation of valuation of goodwill ..." headed the balance sheet and the cash flow
     statement). A heading keeps its level; a statement title set in body type gets the level
     of the heading before it (`_previous_level`), so it closes that heading as its sibling.
-    Unit and period lines ("(In millions)") are captions only."""
+    Unit and period lines ("(In millions)") are captions only, and so is a sentence that
+    introduces the table ("Certain Consolidated Statements of Cash Flows amounts are as
+    follows:", GENERALMILLS_2020_10K.pdf p93): as a heading it headed every chunk after it,
+    through the glossary three pages on."""
     for i, (page, block) in enumerate(page_blocks):
         if block.kind not in ("paragraph", "title") or not caption_of(block.text) or len(block.text) > 400:
             continue
@@ -218,7 +221,12 @@ def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
                 break
             titles.insert(0, above)
         for above in titles:
-            if above.kind == "paragraph" and names_statement(above.text) and above is titles[0]:
+            if (
+                above.kind == "paragraph"
+                and names_statement(above.text)
+                and above is titles[0]
+                and not above.text.rstrip().endswith(":")
+            ):
                 above.kind = "title"  # a statement opens a section of its own (docstring)
                 above.level = _previous_level(page_blocks, i)
             elif not (above.kind == "title" and names_statement(above.text)):
