@@ -162,6 +162,8 @@ DATE = re.compile(
 #: A date line keeps fewer than this many words besides its dates: "May 31, 2020 Pretax" heads a
 #: column, "Minneapolis, Minnesota July 2, 2020" dates a signed report; neither names a section.
 DATE_LINE_MAX_WORDS = 3
+#: Two dates side by side ("May 31, 2020 May 26, 2019"): the column heads of a balance sheet.
+DATE_COLUMNS = re.compile(rf"(?:{DATE.pattern})\s+(?:{DATE.pattern})")
 #: An enumerator in brackets opening a clause that runs on in lower case: "(ii) relates to the
 #: provision of ...", "(a) equals the aggregate amount ...": an item of a legal list, not a heading.
 _BRACKETED_CLAUSE = re.compile(r"^\s*\(\w{1,4}\)\s+[a-z]")
@@ -208,10 +210,13 @@ def heading_shape_ok(text: str) -> bool:
       on the table above it and opens no section. "Note 4. Leases" (numbered) stays allowed;
     - it is not a row of column labels: two years side by side (`YEAR_COLUMNS`: "Fiscal Year
       2020 2019 Change"), the same labels repeated (`_repeated_labels`: "(a) Taxes (a) Taxes"),
-      or a date with fewer than `DATE_LINE_MAX_WORDS` other words (`_is_date_line`: "May 31,
-      2020 Pretax"; also the place and date under a signed report, "Minneapolis, Minnesota
-      July 2, 2020"). As headings these stayed open over the pages after a table
-      (GENERALMILLS_2020_10K.pdf, BLOCK_2020_10K.pdf, VERIZON_2022_10K.pdf);
+      two dates side by side (`DATE_COLUMNS`: "In Millions May 31, 2020 May 26, 2019 Other
+      noncurrent liabilities:", a balance-sheet note's header row that headed the glossary
+      three pages on, GENERALMILLS_2020_10K.pdf p93), or a date with fewer than
+      `DATE_LINE_MAX_WORDS` other words (`_is_date_line`: "May 31, 2020 Pretax"; also the
+      place and date under a signed report, "Minneapolis, Minnesota July 2, 2020"). As
+      headings these stayed open over the pages after a table (GENERALMILLS_2020_10K.pdf,
+      BLOCK_2020_10K.pdf, VERIZON_2022_10K.pdf);
     - it is not a bracketed clause running on in lower case (`_BRACKETED_CLAUSE`: "(ii) relates
       to the provision of ...").
     """
@@ -226,7 +231,9 @@ def heading_shape_ok(text: str) -> bool:
         return False
     if len(text.split()) > FIGURE_SENTENCE_WORDS and len(FIGURE.findall(text)) >= FIGURE_SENTENCE_FIGURES:
         return False
-    if YEAR_COLUMNS.search(text) or _repeated_labels(text) or _is_date_line(text) or _BRACKETED_CLAUSE.match(text):
+    if YEAR_COLUMNS.search(text) or DATE_COLUMNS.search(text) or _repeated_labels(text) or _is_date_line(text):
+        return False
+    if _BRACKETED_CLAUSE.match(text):
         return False
     return not CONTACT.search(text) and not NOTE_LABEL.match(text)
 
