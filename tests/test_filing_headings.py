@@ -165,6 +165,10 @@ def test_words_spread_as_columns_are_not_one_heading():
     assert block_is_heading(heading, body_size=6.0)
     tagged = _line([("Armored Ogre", 50), ("Creatures", 480)])  # a heading with a tag flush right
     assert block_is_heading(tagged, body_size=6.0)
+    edge = tagged.bbox[2]
+    assert block_is_heading(tagged, body_size=6.0, text_right=edge + 2)  # the tag ends at the text's edge
+    side_by_side = _line([("Cash Flows from", 175), ("Capital Expenditures", 336)])  # VERIZON 2022 p21
+    assert not block_is_heading(side_by_side, body_size=6.0, text_right=554.0)
 
 
 def test_label_over_a_contact_is_not_a_heading():

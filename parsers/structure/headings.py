@@ -265,17 +265,20 @@ def set_apart_by_type(size: float, bold: float, body_size: float) -> bool:
     return larger or (bold >= 0.8 and size >= body_size - 0.6)
 
 
-def block_is_heading(block: Block, body_size: float, bold_body_font: str | None = None) -> bool:
+def block_is_heading(
+    block: Block, body_size: float, bold_body_font: str | None = None, text_right: float | None = None
+) -> bool:
     """Heading-shaped (`heading_shape_ok`), at most 3 lines, its display type not a figure
     (`display_is_figure`), not several sentences (`is_prose`), no line spread as columns
     (`_spread_as_columns`), not a bulleted item of more than `LIST_HEADING_WORDS` words, and
     set apart by type: larger than the body (<= 25 words), or numbered in bold or larger type
     (<= 120 characters), or bold at body size (<= 120 characters, <= 2 lines). Bold in the
-    body's own bold font (`bold_body_font`, see `BodyType`) is no emphasis."""
+    body's own bold font (`bold_body_font`, see `BodyType`) is no emphasis. `text_right`: where
+    the page's text ends on the right (points), for `_spread_as_columns`."""
     text = block.text.strip()
     if len(block.lines) > 3 or not heading_shape_ok(text) or display_is_figure(block) or is_prose(text):
         return False
-    if any(_spread_as_columns(line) for line in block.lines):
+    if any(_spread_as_columns(line, text_right) for line in block.lines):
         return False
     words = len(text.split())
     if words > LIST_HEADING_WORDS and (block.kind == "list_item" or _bulleted(text)):
@@ -310,14 +313,19 @@ def _bulleted(text: str) -> bool:
 COLUMN_GAP_EM = 3.0
 
 
-def _spread_as_columns(line) -> bool:
+def _spread_as_columns(line, text_right: float | None = None) -> bool:
     """Holds three or more runs of text, each further than `COLUMN_GAP_EM` font sizes from the
     next: a row of column labels ("Consumer Health   Pharmaceutical   MedTech   Total" over a
-    table), not one heading. A heading's words are set together; two runs are allowed, as a
-    heading may carry a tag set flush right ("Armored Ogre ... Creatures", DA-619p.pdf p143)."""
+    table), not one heading. A heading's words are set together; two runs are allowed when the
+    second is a tag set flush right, ending within 1 em of `text_right` (the page's text edge):
+    "Armored Ogre ... Creatures", DA-619p.pdf p143. Two labels side by side that end short of
+    it are columns ("Cash Flows from   Capital Expenditures" over an infographic's figures,
+    VERIZON_2022_10K.pdf p21: as one heading it headed MD&A's next two pages)."""
     segments = sorted((s for s in line.segments if s.text.strip()), key=lambda s: s.x0)
     gaps = sum(b.x0 - a.x1 > COLUMN_GAP_EM * max(a.size, 1.0) for a, b in zip(segments, segments[1:]))
-    return gaps >= 2
+    if gaps >= 2:
+        return True
+    return gaps == 1 and text_right is not None and segments[-1].x1 < text_right - max(segments[-1].size, 1.0)
 
 
 #: A sentence end inside a text followed by more words: "filed? If yes, against whom? The friend ...".
@@ -481,13 +489,16 @@ def blocks_to_headings(
     `body_size` and `bold_body_font` are the running text's type (`prose_body_type`).
     """
     blocks_order = {id(b): i for i, (_, b) in enumerate(blocks)}
+    text_right: dict[int, float] = {}
+    for page, block in blocks:
+        text_right[page] = max(text_right.get(page, 0.0), block.bbox[2])
     headings = [(page, b) for page, b in blocks if b.kind == "title"]  # run-in leads, decided when split
     for index, (page, block) in enumerate(blocks):
         if block.kind not in ("paragraph", "list_item"):
             continue
         previous = blocks[index - 1][1] if index and blocks[index - 1][0] == page else None
         following = blocks[index + 1][1] if index + 1 < len(blocks) and blocks[index + 1][0] == page else None
-        if block_is_heading(block, body_size, bold_body_font):
+        if block_is_heading(block, body_size, bold_body_font, text_right[page]):
             if context_rejects_heading(previous, block, following) is None:
                 headings.append((page, block))
         elif numbered_line_is_heading(block, following, body_size, bold_body_font):
