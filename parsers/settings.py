@@ -8,6 +8,9 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ingest.contracts.settings import StageSettings
+from parsers.structure.settings import StructureSettings
+from parsers.tables.settings import TableSettings
+from parsers.textlayer.settings import TextLayerSettings
 
 #: Tesseract language codes joined by "+": letters, digits and "_", each with at most one
 #: "script/" prefix ("eng", "chi_sim", "script/Devanagari"). Nothing else reaches Tesseract or
@@ -52,6 +55,9 @@ class ParseSettings(StageSettings):
     backend: Literal["native", "unstructured"] = "native"
     ocr: OcrSettings = OcrSettings()
     detect_tables: bool = True
+    text_layer: TextLayerSettings = TextLayerSettings()
+    tables: TableSettings = TableSettings()
+    structure: StructureSettings = StructureSettings()
     furniture_min_pages: int = Field(
         default=3, ge=2, description="a line repeated at the page edge on at least this many pages is a header/footer"
     )
