@@ -158,12 +158,12 @@ def parse_pdf(
         )
     em = body_font_size(readable)
     keys = pages_to_furniture_keys(
-        [layout_to_furniture_candidates(l, em) for l in readable], settings.furniture_min_pages
+        [layout_to_furniture_candidates(l, em, settings.furniture) for l in readable], settings.furniture_min_pages
     )
     page_blocks, furniture, cover, printed = [], {}, [], set()
     for layout in readable:
         printed |= printed_words(segment.text for segment in layout.segments)
-        found, body = split_furniture(layout, keys, em)
+        found, body = split_furniture(layout, keys, em, settings.furniture)
         furniture[layout.page_no] = found
         if layout.page_no in ocr_wanted:
             if layout.page_no == 1 and pages[0].ocr_reason == SPARSE_BESIDE_IMAGES:
@@ -191,7 +191,7 @@ def parse_pdf(
         elements = splice_ocr(
             path, elements, pages, sorted(ocr_wanted), settings, warnings, counter.ocr_page_read if counter else None
         )
-        elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
+        elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages, settings.furniture)
     elements, repeated_headers = merge_continued_tables(elements)
     pages = pages_with_drops(pages, repeated_headers)
     elements = merge_continued_paragraphs(elements)
