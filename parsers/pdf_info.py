@@ -31,8 +31,8 @@ def reset_pdfium() -> bool:
 
     Why: pdfium keeps FreeType faces of substituted (non-embedded) fonts in a process-wide cache,
     and rendering a page (OCR) leaves them in a state that changes the character boxes later
-    documents read: chelsea_pdta.pdf's non-embedded ArialNarrow gave "Liaisonsaux" alone and
-    "Liaisons aux" after another document had been rendered in the same worker. Destroying and
+    documents read: a French report set in a non-embedded narrow sans gave "Liaisonsaux" alone
+    and "Liaisons aux" after another document had been rendered in the same worker. Destroying and
     re-initialising the library costs ~0.02 ms. Call it between documents (the batch worker does,
     before each task), never while another thread may be using pdfium.
     """
@@ -156,11 +156,21 @@ def document_to_info(document: pdfium.PdfDocument) -> dict[str, str]:
 
 def sensible_info_title(info: dict[str, str]) -> str | None:
     """The info Title when it reads like a title, not a file name or a producer default."""
-    title = info.get("Title", "").strip()
+    return sensible_title(info.get("Title", ""))
+
+
+def sensible_title(text: str) -> str | None:
+    """`text` stripped when it reads like a title a person wrote, not a file name ("Precinct_905_NoOU",
+    "Q3 Release_Final__v2", an EDGAR accession number "0001234567-21-000008"), nor a producer's default
+    ("Microsoft Word - X.doc", "PowerPoint Presentation", "untitled"); else None. Info Titles
+    and bookmarks are written by tools as often as by people."""
+    title = text.strip()
     if len(title) < 4 or _BAD_TITLES.search(title):
         return None
     if " " not in title and "_" in title or (title.isascii() and " " not in title and any(c in ".-" for c in title)):
-        return None  # "905_Precinct_NoOU", "header-test-doc": file names (CJK titles have no spaces: kept)
+        return None  # "Precinct_905_NoOU", "annual-report-v2": file names (CJK titles have no spaces: kept)
+    if "__" in title or re.search(r"_(final|draft|v\d+|copy|rev\d*)(?![a-z])", title, re.IGNORECASE):
+        return None  # a file name with spaces: "Q3 Press Release_Final__v2", "Annual report_draft"
     return title
 
 
