@@ -199,7 +199,7 @@ def parse_pdf(
     elements = elements_with_spellings(elements, words_to_spellings(printed), set(ocr_wanted))
     choice = document_to_title_choice(
         title,
-        sensible_info_title(info),
+        sensible_info_title(info, settings.structure.title),
         outline,
         elements,
         len(pages),

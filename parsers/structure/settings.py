@@ -69,6 +69,12 @@ class TitleSettings(StageSettings):
         "Contents', a bare agency name. Such a line is never the title alone; add an organisation's "
         "own running lines here",
     )
+    min_chars: int = Field(
+        default=4,
+        ge=1,
+        description="characters; an info Title or a bookmark shorter than this is a code or a placeholder "
+        "('Doc', 'A1'), not a name",
+    )
     max_chars: int = Field(
         default=200,
         ge=20,

@@ -158,7 +158,7 @@ def outline_to_title(outline: list[tuple[int, str, int]]) -> str | None:
     """The outline's root when it is the only top-level bookmark, has bookmarks under it and
     points at page 1 (or nowhere): the name the author gave the whole document. None otherwise."""
     roots = [(title, page) for level, title, page in outline if level == 0]
-    if len(roots) != 1 or len(outline) < 2 or roots[0][1] not in (0, 1):
+    if len(roots) != 1 or len(roots) == len(outline) or roots[0][1] not in (0, 1):
         return None
     return roots[0][0]
 
@@ -289,7 +289,7 @@ def document_to_title_choice(
     cover = elements_to_filing_cover(elements, settings) if "filing_cover" in settings.sources else None
     candidates: dict[str, list[str | None]] = {
         "filing_cover": [cover.title if cover else None],
-        "outline": [sensible_title(outline_to_title(outline) or "")],
+        "outline": [sensible_title(outline_to_title(outline) or "", settings)],
         "typographic": [typographic],
         "pdf_info": [info_title],
         "first_heading": list(first_headings),
