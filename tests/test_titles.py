@@ -298,3 +298,17 @@ def test_a_manual_keeps_its_printed_title_beside_its_running_head_and_a_stale_in
     document = parse_pdf(PDFS / "manual_running_head.pdf", {"ocr": {"mode": "never"}})
     assert document.title == truth["title"]
     assert document.metadata["title_source"] == truth["metadata"]["title_source"]
+
+
+def test_an_issuer_set_large_does_not_head_the_chunks_under_the_filing_title_again():
+    elements = [
+        Element(type=ElementType.paragraph, text="SECURITIES AND EXCHANGE COMMISSION", page=1),
+        Element(type=ElementType.paragraph, text="FORM 10-K For the fiscal year ended June 30, 2022", page=1),
+        Element(type=ElementType.title, text="INITECH CORP", page=1, heading_level=1),
+        Element(type=ElementType.paragraph, text="(Exact name of registrant as specified in its charter)", page=1),
+        Element(type=ElementType.title, text="Item 1. Business", page=2, heading_level=2),
+    ]
+    choice = document_to_title_choice("INITECH CORP", None, [], elements, 2, [], SETTINGS)
+    assert choice.title == "INITECH CORP - Form 10-K, fiscal year ended June 30, 2022"
+    kept = elements_without_shared_title(elements, choice)
+    assert [e.text for e in kept if e.type is ElementType.title] == ["Item 1. Business"]

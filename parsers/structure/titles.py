@@ -95,8 +95,9 @@ class TitleChoice:
     title: str | None
     source: TitleSource | None
     cover: FilingCover | None = None
-    #: The typographic title when it was refused as a shared or running line: its heading must
-    #: not head every chunk either (`elements_without_shared_title`).
+    #: The typographic title when it was refused as a shared or running line, or when the chosen
+    #: title already says it (a filing's issuer set large): its heading must not head every
+    #: chunk under the title (`elements_without_shared_title`).
     refused_heading: str | None = None
 
     @property
@@ -306,14 +307,23 @@ def document_to_title_choice(
         for candidate in candidates[source]:
             candidate = " ".join((candidate or "").split())
             if candidate and len(candidate) <= settings.max_chars and not refused(source, candidate):
+                if typographic and source != "typographic" and _says(candidate, typographic):
+                    refused_heading = typographic  # "ACME CORP" under "ACME CORP - Form 10-K, ...": said twice
                 return TitleChoice(title=candidate, source=source, cover=cover, refused_heading=refused_heading)
     return TitleChoice(title=None, source=None, cover=cover, refused_heading=refused_heading)
 
 
+def _says(title: str, heading: str) -> bool:
+    """Does `title` carry `heading`'s words, in order (case and spacing aside), and more?"""
+    title, heading = " ".join(title.casefold().split()), " ".join(heading.casefold().split())
+    return heading in title and heading != title
+
+
 def elements_without_shared_title(elements: list[Element], choice: TitleChoice) -> list[Element]:
     """`elements` with the page-1 level-1 heading of a refused typographic title
-    (`TitleChoice.refused_heading`) made a paragraph: a filing's agency line or a running
-    header set large on the cover is the cover's text, not the heading every chunk sits under.
+    (`TitleChoice.refused_heading`) made a paragraph: a filing's agency line, a running header
+    set large on the cover, or the issuer's name the title already carries is the cover's text,
+    not the heading every chunk sits under (below the title, it would be said twice).
     The other elements are returned as they are; so is the list when nothing was refused."""
     if choice.refused_heading is None:
         return elements
