@@ -38,6 +38,9 @@ _FORCE_BOLD_FLAG = 1 << 18
 SIDEWAYS_SHARE = 0.5
 #: ... and at least this many of them (a few rotated labels never turn a page).
 SIDEWAYS_MIN_CHARS = 20
+#: A space or line break narrower than this (points) is one pdfium generated from the glyphs'
+#: positions (it gives them no width); a glyph the page draws has its advance.
+GENERATED_WIDTH = 1e-3
 
 
 def _unconverted(function, restype):
@@ -123,6 +126,10 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
                     code = 0xFFFD
             elif code == 2:  # pdfium reports a hyphen at a line end as U+0002
                 code = 0x2D
+            elif 9 <= code <= 13 and _drawn(get_box, raw, index, rect_ref, rect):
+                # a glyph drawn with an advance that the font maps to a tab or line break: its
+                # space glyph (see `_drawn`), a word space like any other
+                code = 32
             elif code < 32 or code in (0xFFFE, 0xFFFF):
                 continue
         get_box(raw, index, rect_ref)
@@ -136,7 +143,7 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
             )
         else:
             left, top, right, bottom = to_box(pdf_left, pdf_bottom, pdf_right, pdf_top)
-        if code == 32 and right - left < 1e-3:
+        if code == 32 and right - left < GENERATED_WIDTH:
             # a space pdfium generated (zero width): evidence for `chars_to_segments`
             append(Char(" ", left, top, right, bottom, 0.0, False, "", False, True, 0.0, True))
             continue
@@ -160,6 +167,19 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
             sideways[upright_turn] += 1
         append(Char(text, left, top, right, bottom, size, bold, font, rotated, is_space, space_width))
     return chars, sideways
+
+
+def _drawn(get_box, raw, index: int, rect_ref, rect) -> bool:
+    """Whether character `index`, a tab or line break (U+0009-U+000D), is a glyph the page
+    draws rather than one pdfium generated: pdfium's own line breaks have no width, a drawn
+    glyph has its advance. Word processors that embed a font as a subset may map its space
+    glyph to a line feed in the font's ToUnicode table (a 10-K cover set in bold Times reads
+    "Exact name of registrant" with line feeds between the words); read as a control
+    character and left out, the words would be told apart by their glyph gaps alone, which
+    a short-advance "f" brings under the word-space threshold ("ofthe")."""
+    get_box(raw, index, rect_ref)
+    left, _, right, _ = _unpack_rect(rect)
+    return right - left >= GENERATED_WIDTH
 
 
 def _letter(code: int) -> tuple[str, bool]:
