@@ -41,10 +41,11 @@ class FigureFound:
         return "\n".join(s.text.strip() for s in ordered if s.text.strip())
 
 
-def _inside(segment: Segment, box: Box) -> bool:
+def _inside(segment: Segment, box: Box, slack: float) -> bool:
+    """The segment's middle lies in `box` widened by `slack` (points) on every side."""
     x0, top, x1, bottom = box
     mx, my = (segment.x0 + segment.x1) / 2, (segment.top + segment.bottom) / 2
-    return x0 - 1 <= mx <= x1 + 1 and top - 1 <= my <= bottom + 1
+    return x0 - slack <= mx <= x1 + slack and top - slack <= my <= bottom + slack
 
 
 def segments_to_figures(
@@ -54,10 +55,11 @@ def segments_to_figures(
     only when each has at most `figure_label_max_words` words and together at most
     `figure_max_words`; otherwise they stay in the body and the figure has no labels."""
     label_words, figure_words = settings.figure_label_max_words, settings.figure_max_words
+    slack = settings.inside_box_slack_pt
     figures: list[FigureFound] = []
     taken: set[int] = set()
     for box in boxes:
-        inner = [s for s in segments if id(s) not in taken and s.text.strip() and _inside(s, box)]
+        inner = [s for s in segments if id(s) not in taken and s.text.strip() and _inside(s, box, slack)]
         words = [len(s.text.split()) for s in inner]
         if inner and max(words) <= label_words and sum(words) <= figure_words:
             taken.update(id(s) for s in inner)

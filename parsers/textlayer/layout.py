@@ -199,7 +199,8 @@ def layout_to_blocks(
     segments = [s for line in body for s in line.segments]
     tables = list(layout.tables)
     if tables:
-        segments = [s for s in segments if not any(_inside(s, t.bbox) for t in tables)]
+        slack = text_settings.inside_box_slack_pt
+        segments = [s for s in segments if not any(_inside(s, t.bbox, slack) for t in tables)]
     boxes = [box for box in layout.figure_boxes if not any(_overlap(box, t.bbox) for t in tables)]
     figures, segments = segments_to_figures(segments, boxes, text_settings)
     lines = segments_to_lines(segments, text_settings)
@@ -254,7 +255,8 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _inside(segment: Segment, bbox: tuple[float, float, float, float]) -> bool:
+def _inside(segment: Segment, bbox: tuple[float, float, float, float], slack: float) -> bool:
+    """The segment's middle lies in `bbox` widened by `slack` (points) on every side."""
     x0, top, x1, bottom = bbox
     mx, my = (segment.x0 + segment.x1) / 2, (segment.top + segment.bottom) / 2
-    return x0 - 1 <= mx <= x1 + 1 and top - 1 <= my <= bottom + 1
+    return x0 - slack <= mx <= x1 + slack and top - slack <= my <= bottom + slack

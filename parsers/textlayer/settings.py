@@ -40,7 +40,7 @@ class TextLayerSettings(StageSettings):
     space_share_of_advance: float = Field(
         default=0.5,
         gt=0,
-        description="share of the font's space advance over which a glyph gap is a word space: half a "
+        description="share of the font's space advance; a glyph gap over it is a word space: half a "
         "space (0.125 em in Times, whose space is 0.25 em) keeps an overhanging 'f' apart from the next word",
     )
     space_advance_min_em: float = Field(
@@ -249,7 +249,7 @@ class TextLayerSettings(StageSettings):
         default=0.8,
         ge=0,
         le=1,
-        description="share of a line's characters set bold from which the line reads as bold: a regular line "
+        description="share of a line's characters set bold; from it up the line reads as bold: a regular line "
         "with a bold term or two stays regular, a bold heading with a regular footnote mark stays bold",
     )
     full_line_slack_em: float = Field(
@@ -376,6 +376,12 @@ class TextLayerSettings(StageSettings):
         description="pt; a frame encloses a cluster, and a ruling fits along it, within this (a stroke's "
         "width and rounding)",
     )
+    inside_box_slack_pt: float = Field(
+        default=1.0,
+        ge=0,
+        description="pt; a segment whose middle lies within this of a table's or a figure's box is drawn "
+        "inside it (its cells or labels), not beside it: box edges and glyph boxes round differently",
+    )
     figure_label_max_words: int = Field(
         default=10,
         ge=1,
@@ -406,20 +412,20 @@ class TextLayerSettings(StageSettings):
     lost_text_object_slack: int = Field(
         default=5,
         ge=0,
-        description="text objects allowed beyond the ratio: a page with a few empty text objects and no "
+        description="text objects; allowed beyond the ratio, so a page with a few empty text objects and no "
         "glyph (a blank form, a scan's invisible layer) is not re-read",
     )
     pdfminer_richer_ratio: float = Field(
         default=1.5,
         ge=1,
-        description="pdfminer's glyph count over pdfium's (plus the slack) from which the pdfminer reading "
-        "replaces pdfium's: clearly richer, not the same text read slightly differently",
+        description="times pdfium's glyph count; pdfminer reading more glyphs than this (plus the slack) "
+        "replaces pdfium's reading: clearly richer, not the same text read slightly differently",
     )
     pdfminer_richer_slack: int = Field(
         default=5,
         ge=0,
-        description="glyphs pdfminer must read beyond the ratio: on a page where pdfium read nothing, a "
-        "handful of stray glyphs is no text layer worth keeping",
+        description="glyphs; pdfminer must read this many beyond the ratio: on a page where pdfium read "
+        "nothing, a handful of stray glyphs is no text layer worth keeping",
     )
 
 
