@@ -39,6 +39,9 @@ from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSet
 
 #: The first code point that is no control character.
 _FIRST_PRINTABLE = 0x20
+#: Tab, line feed, vertical tab, form feed, carriage return: a glyph a font maps to one of these
+#: is its space glyph (`pdfium_chars._drawn`); pdfminer reports only drawn glyphs.
+_BREAK_CONTROLS = "\t\n\v\f\r"
 
 _CID = re.compile(r"^\(cid:\d+\)$")
 
@@ -98,6 +101,8 @@ def plumber_chars_to_chars(
     styles: dict[str, tuple[bool, str]] = {}
     for raw in raw_chars:
         text = raw.get("text") or ""
+        if len(text) == 1 and text in _BREAK_CONTROLS:
+            text = " "
         if not text or any(ord(c) < _FIRST_PRINTABLE for c in text):
             continue
         left, up = origin
