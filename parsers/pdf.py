@@ -71,6 +71,7 @@ from parsers.structure.table_continuation import merge_continued_tables
 from parsers.structure.titles import document_to_title_choice, elements_without_shared_title, page_one_headings
 from parsers.textlayer.blocks import Block
 from parsers.textlayer.conservation import pages_to_conserved, pages_to_loss_warnings, pages_with_drops
+from parsers.textlayer.frames import QUARTER_TURNS
 from parsers.textlayer.layout import PageLayout, layout_to_blocks
 from parsers.textlayer.pdfminer_fallback import PdfminerFallback
 
@@ -147,7 +148,7 @@ def parse_pdf(
     pages = [layout_to_page_info(layout) for layout in layouts]
     ocr_wanted = pages_needing_ocr(layouts, pages, settings.ocr.mode, counter.verdicts if counter else None)
     for layout in layouts:
-        if layout.page_no in ocr_wanted and layout.turned in (90, 270):
+        if layout.page_no in ocr_wanted and layout.turned in QUARTER_TURNS:
             page = pages[layout.page_no - 1]  # OCR renders the displayed frame, not the turned one
             page.width, page.height = page.height, page.width
     readable = [layout for layout in layouts if layout.error is None]
@@ -171,7 +172,10 @@ def parse_pdf(
                 cover = cover_blocks(layout, body, em, settings, pages[0], warnings)
             continue
         try:
-            page_blocks.extend((layout.page_no, b) for b in layout_to_blocks(layout, body, em, settings.detect_tables))
+            page_blocks.extend(
+                (layout.page_no, b)
+                for b in layout_to_blocks(layout, body, em, settings.detect_tables, text_settings=settings.text_layer)
+            )
         except Exception as error:  # noqa: BLE001 - one page's layout bug must not lose the document
             record_page_error(pages[layout.page_no - 1], warnings, f"layout failed: {type(error).__name__}: {error}")
         layout.segments, layout.lines = [], []
@@ -286,7 +290,10 @@ def cover_blocks(
     they would without OCR; the page's elements then come from OCR. Without this the title
     fell back to the PDF info dictionary, often a stale template name."""
     try:
-        return [(layout.page_no, block) for block in layout_to_blocks(layout, body, em, settings.detect_tables)]
+        return [
+            (layout.page_no, block)
+            for block in layout_to_blocks(layout, body, em, settings.detect_tables, text_settings=settings.text_layer)
+        ]
     except Exception as error:  # noqa: BLE001 - the title then comes from elsewhere; say why
         warnings.append(f"page {page.page_no}: cover text not used for the title: {type(error).__name__}: {error}")
         return []
