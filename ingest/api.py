@@ -239,6 +239,17 @@ def search(
     )
 
 
+def default_retriever(db: str, model: str | None = None) -> str:
+    """The retriever `ingest search` uses when none is asked for: `hybrid` when the database holds
+    vectors of `model` (default all-MiniLM-L6-v2-int8; `ingest embed` stores them), else `bm25`.
+    Fusing both finds the chunk that says the answer in other words and the one that holds the
+    question's rare terms (figures in docs/search.md)."""
+    from ingest.integrations.embed import DEFAULT_MODEL
+    from storage.search import has_vectors
+
+    return "hybrid" if has_vectors(db, model or DEFAULT_MODEL) else "bm25"
+
+
 class ElementView(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

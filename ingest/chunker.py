@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ingest.chunking.blind import fixed_chunks, recursive_chunks
 from ingest.chunking.context import chunks_to_contextual
+from ingest.chunking.document_line import DOCUMENT_LINE_KEY, document_line
 from ingest.chunking.merge import sections_to_chunk
 from ingest.chunking.packing import Context
 from ingest.chunking.parents import section_to_drafts
@@ -63,7 +64,7 @@ def chunk_document(
     if settings.strategy == "semantic":
         if embed_texts is None:
             raise ConfigError("the semantic strategy needs an embedding function (embed_texts)", stage="chunk")
-        sections = document_to_sections(document)
+        sections = document_to_sections(document, settings=settings)
         breaks = semantic_breaks(sections, context, embed_texts, settings.semantic_percentile, settings.min_tokens)
         context = Context(context.text, counter, breaks)
     return structure_chunks(document, context, settings)
@@ -72,9 +73,12 @@ def chunk_document(
 def structure_chunks(document: Document, context: Context, settings: ChunkSettings) -> list[Chunk]:
     elements = ElementIndex(document)
     chunks: list[Chunk] = []
+    line = document_line(document, settings)
     for section in sections_to_chunk(document, context, settings):
         section.heading_path, cut = _fit_path(section.heading_path, context, settings)
         meta = {"section": section.index, **({"heading_path_truncated": True} if cut else {})}
+        if line and section.heading_path[:1] == [line]:
+            meta[DOCUMENT_LINE_KEY] = line
         for parent, children in section_to_drafts(section, context, settings):
             if len(children) == 1 and children[0] is parent:  # the section is one child: no twin parent
                 chunks.append(

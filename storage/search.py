@@ -317,6 +317,27 @@ def _mark(connection: Any) -> str:
     return "?" if isinstance(connection, sqlite3.Connection) else "%s"
 
 
+def has_vectors(db: str | Path, model: str) -> bool:
+    """Whether the SQLite database at `db` holds chunk vectors of `model` (`ingest embed`); False for
+    PostgreSQL, a missing file or a file without the vector tables."""
+    url = database_url(db)
+    if not url.startswith("sqlite"):
+        return False
+    path = make_url(url).database or ""
+    if not Path(path).exists():
+        return False
+    connection = open_readonly_sqlite(path)
+    try:
+        if not connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunk_embeddings'").fetchone():
+            return False
+        return (
+            connection.execute("SELECT 1 FROM chunk_embeddings WHERE model = ? LIMIT 1", (model,)).fetchone()
+            is not None
+        )
+    finally:
+        connection.close()
+
+
 def _require_vectors(connection: sqlite3.Connection, model: str | None, db: str) -> str:
     """The vec0 table holding `model`'s vectors; ConfigError (run `ingest embed`) when there are none."""
     from storage.vectors import load_sqlite_vec, vectors_table

@@ -434,9 +434,35 @@ def test_a_heading_with_no_body_and_no_sub_section_is_not_lost(config):
     )
     chunks = children(chunk_document(document, config, CL100K))
     holding = [c for c in chunks if "Speed limits" in c.text]
-    assert [c.body for c in holding] == ["Speed limits"]
-    assert holding[0].heading_path == ["Cotton manual", "Pests"]
+    assert holding and all(c.heading_path == ["Cotton manual", "Pests", "Speed limits", "Whitefly"] for c in holding)
+    assert not any(c.body == "Speed limits" for c in chunks)
     check(document, chunk_document(document, config, CL100K), config)
+
+
+def test_a_filings_part_heading_stays_in_the_path_of_its_first_item_instead_of_a_chunk_of_its_own():
+    document = doc(
+        title("PART I"),
+        title("Item 1. Business"),
+        para("We make adhesives and abrasives for industry. " * 3),
+        title("Item 1A. Risk Factors"),
+        para("Raw material prices may rise. " * 3),
+        title="Acme Corp 10-K 2023",
+    )
+    chunks = children(chunk_document(document, None, CL100K))
+    assert [c.heading_path for c in chunks] == [
+        ["Acme Corp 10-K 2023", "PART I", "Item 1. Business"],
+        ["Acme Corp 10-K 2023", "Item 1A. Risk Factors"],
+    ]
+    check(document, chunk_document(document, None, CL100K), None)
+
+
+def test_a_run_of_bodiless_headings_longer_than_the_carry_is_one_contents_body():
+    entries = [title(f"Item {n}.") for n in range(1, 7)]
+    document = doc(*entries, title("Item 7. Management's Discussion"), para("Sales grew. " * 10))
+    chunks = children(chunk_document(document, None, CL100K))
+    contents = [c for c in chunks if "Item 1." in c.body]
+    assert len(contents) == 1 and all(f"Item {n}." in contents[0].body for n in range(1, 5))
+    assert chunks[-1].heading_path == ["Cotton manual", "Item 5.", "Item 6.", "Item 7. Management's Discussion"]
 
 
 def test_a_lead_in_paragraph_ending_with_colon_travels_with_every_piece_of_its_table():
@@ -472,3 +498,47 @@ def test_body_text_before_the_first_heading_does_not_pull_the_sections_after_it_
     )
     paths = [c.heading_path for c in children(chunk_document(document, None, CL100K))]
     assert paths == [["Cotton manual"], ["Cotton manual", "Whitefly"], ["Cotton manual", "Aphids"]]
+
+
+def test_a_sentence_pointing_at_a_table_is_repeated_in_every_piece_and_stays_prose():
+    rows = [["Segment", "2023", "2022"]] + [[f"Segment {i}", f"{i}00", f"{i}10"] for i in range(40)]
+    intro = "The following table sets forth net sales by segment."
+    document = doc(title("Net Sales"), para("Sales grew in every region. " + intro), table(rows))
+    config = {"child_max_tokens": 120, "overlap_tokens": 0}
+    chunks = children(chunk_document(document, config, CL100K))
+    pieces = [c for c in chunks if "table_element" in c.metadata]
+    assert len(pieces) > 2 and all(c.body.startswith(intro + "\n| Segment | 2023 | 2022 |") for c in pieces)
+    assert any(c.body == "Sales grew in every region. " + intro for c in chunks if c not in pieces)
+    check(document, chunk_document(document, config, CL100K), config)
+
+
+def test_the_chunk_settings_dump_the_same_in_every_process():
+    """Word sets dump sorted: the settings hash into the pipeline version, and a set's order changes
+    with the process's hash seed, which would reprocess every document on every run."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from ingest.chunking.settings import ChunkSettings; print(ChunkSettings().model_dump_json())"
+    dumps = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(dumps) == 1
+
+
+def test_a_filings_regulator_header_title_gives_way_to_the_issuer_named_in_the_pdf_info():
+    body = (title("Item 7. Management's Discussion"), para("Revenue grew 12 percent on subscriptions."))
+    header = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"
+    filing = doc(*body, title=header).model_copy(update={"metadata": {"pdf": {"Title": "ADBE 10-K FY22"}}})
+    chunks = children(chunk_document(filing, None, CL100K))
+    assert [c.heading_path for c in chunks] == [["ADBE 10-K FY22", "Item 7. Management's Discussion"]]
+    assert chunks[0].metadata["document_line"] == "ADBE 10-K FY22"
+    accession = filing.model_copy(update={"metadata": {"pdf": {"Title": "0001512673-21-000008"}}})
+    assert children(chunk_document(accession, None, CL100K))[0].heading_path[0] == header  # nothing better

@@ -93,6 +93,21 @@ def test_no_vectors_is_a_usage_error_naming_ingest_embed(db):
     assert runner.invoke(app, ["search", "urea", "--db", db, "--vector", "--hybrid"]).exit_code == 2
 
 
+def test_search_is_hybrid_by_default_when_the_database_holds_vectors(db):
+    plain = str(Path(db).parent / "plain.db")
+
+    def scores(*args: str) -> list[float]:
+        result = runner.invoke(app, ["search", "urea per acre", "--k", "3", "--format", "json", *args])
+        assert result.exit_code == 0, result.output
+        return [hit["score"] for hit in json.loads(result.stdout)]
+
+    assert scores("--db", db) == scores("--db", db, "--hybrid")  # fused: positive RRF scores
+    assert all(score > 0 for score in scores("--db", db))
+    assert scores("--db", db, "--bm25") == scores("--db", plain)  # bm25 asked for, or no vectors
+    assert all(score < 0 for score in scores("--db", plain))
+    assert runner.invoke(app, ["search", "urea", "--db", db, "--bm25", "--hybrid"]).exit_code == 2
+
+
 def test_eval_retrievers_score_the_same_questions(db, tmp_path):
     from ingest.api import evaluate
 

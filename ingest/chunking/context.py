@@ -26,6 +26,7 @@ at most `child_max_tokens + context_max_tokens` tokens (unless flagged `oversize
 
 from __future__ import annotations
 
+from ingest.chunking.document_line import document_line
 from ingest.chunking.prose import sentence_boundaries
 from ingest.chunking.settings import ChunkSettings
 from ingest.contracts.chunks import HEADING_PATH_SEPARATOR, Chunk
@@ -49,16 +50,19 @@ def chunks_to_contextual(
         if chunk.kind != "child":
             contextual.append(chunk)
             continue
-        facts = context_facts(document, chunk, openings.get(chunk.metadata.get("section")))
+        facts = context_facts(document, chunk, openings.get(chunk.metadata.get("section")), settings)
         contextual.append(chunk_with_context(chunk, CONTEXT_SEPARATOR.join(facts), settings, counter))
     return contextual
 
 
-def context_facts(document: Document, chunk: Chunk, opening: str | None) -> list[str]:
-    """What the child's own text does not say: title, table caption, the section's first sentence."""
+def context_facts(
+    document: Document, chunk: Chunk, opening: str | None, settings: ChunkSettings | None = None
+) -> list[str]:
+    """What the child's own text does not say: document line (`chunking.document_line`), table
+    caption, the section's first sentence."""
     carried = _folded(HEADING_PATH_SEPARATOR.join(chunk.heading_path) + "\n" + chunk.body)
     facts = []
-    title = (document.title or "").strip()
+    title = document_line(document, ChunkSettings.resolve(settings))
     if title and _folded(title) not in carried:
         facts.append(title)
     for index in _table_elements(chunk):

@@ -19,6 +19,7 @@ same or a higher level.
 
 from __future__ import annotations
 
+from ingest.chunking.carry import sections_with_carried_headings, subtree_end
 from ingest.chunking.packing import Context
 from ingest.chunking.parents import section_to_drafts
 from ingest.chunking.sections import Block, Section, TableBlock, document_to_sections
@@ -27,8 +28,9 @@ from ingest.contracts.elements import Document
 
 
 def sections_to_chunk(document: Document, context: Context, settings: ChunkSettings) -> list[Section]:
-    """The sections the `structure` strategy chunks: merged when `settings.merge_sections`."""
-    sections = document_to_sections(document, keep_empty=True)
+    """The sections the `structure` strategy chunks: bodiless headings carried into the path of what
+    follows them (`chunking.carry`), then merged when `settings.merge_sections`."""
+    sections = sections_with_carried_headings(document_to_sections(document, True, settings), settings)
     if settings.merge_sections:
         return merge_small_sections(sections, context, settings)
     return _renumbered([_orphan_as_body(sections, position) for position in range(len(sections))])
@@ -44,7 +46,7 @@ def merge_small_sections(sections: list[Section], context: Context, settings: Ch
     position = 0
     while position < len(sections):
         # body text before the first heading has no heading of its own: it is nobody's parent
-        end = _subtree_end(sections, position) if sections[position].heading is not None else position + 1
+        end = subtree_end(sections, position) if sections[position].heading is not None else position + 1
         candidate = _merge(sections[position:end]) if end - position > 1 else None
         if candidate is not None and _fits_one_child(candidate, context, settings):
             merged.append(candidate)
@@ -61,7 +63,7 @@ def _orphan_as_body(sections: list[Section], position: int) -> Section:
     no chunk's body; it becomes the body of a small section under its parent's path, so
     its text is not lost."""
     section = sections[position]
-    if section.blocks or section.heading is None or _subtree_end(sections, position) > position + 1:
+    if section.blocks or section.heading is None or subtree_end(sections, position) > position + 1:
         return section
     return Section(index=section.index, heading_path=section.heading_path[:-1], blocks=[section.heading])
 
@@ -74,18 +76,6 @@ def _renumbered(sections: list[Section]) -> list[Section]:
     return kept
 
 
-def _subtree_end(sections: list[Section], root: int) -> int:
-    """One past the last section after `root` whose heading path strictly extends root's."""
-    path = sections[root].heading_path
-    end = root + 1
-    while end < len(sections):
-        other = sections[end].heading_path
-        if len(other) <= len(path) or other[: len(path)] != path:
-            break
-        end += 1
-    return end
-
-
 def _merge(subtree: list[Section]) -> Section:
     """The root's path; the root's body, then each sub-section's heading and body in order.
 
@@ -93,7 +83,7 @@ def _merge(subtree: list[Section]) -> Section:
     first (repeatedly): merging it would only move the child's heading from the path
     into the body, so `Manual / Pests / Whitefly` keeps its full path.
     """
-    while len(subtree) > 1 and not subtree[0].blocks and _subtree_end(subtree, 1) == len(subtree):
+    while len(subtree) > 1 and not subtree[0].blocks and subtree_end(subtree, 1) == len(subtree):
         subtree = subtree[1:]
     root = subtree[0]
     blocks: list[Block] = list(root.blocks)

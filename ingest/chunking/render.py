@@ -2,6 +2,8 @@
 
 Metadata keys (all optional, documented in the README (Chunking)):
 - `section`: index of the section the chunk belongs to (structure strategy);
+- `document_line`: the line naming the document when it heads the chunk's heading path
+  (`chunking.document_line`; the full-text index searches it as the chunk's title);
 - `overlap_tokens`: tokens this child shares with the previous child of the same run
   (measured on the canonical text: `canonical[char_start:previous.char_end]`);
 - `lead_in`: the list lead-in repeated as the last heading-path entry of a chunk that

@@ -4,7 +4,7 @@ A section is a heading and the body elements up to the next heading (of any leve
 a sub-heading opens a sub-section with a longer heading path). Its heading path is
 built from a level -> heading map, dropping deeper levels when a heading appears
 (docling-core's hierarchical chunker). The document title comes first when the
-document has one, unless the first heading repeats it.
+document has a line naming it (`chunking.document_line`), unless the first heading repeats it.
 
 Within a section the body is a sequence of blocks:
 - `ProseBlock`: one paragraph (or caption, unknown element) element;
@@ -17,7 +17,9 @@ Within a section the body is a sequence of blocks:
   of at most `TABLE_LEAD_IN_MAX_WORDS` words ending with ":" right before it); an
   adjacent caption element (with the same text, when the table has its own caption) or
   lead-in is absorbed, so it is not also chunked as prose, and it is repeated in every
-  piece of the table.
+  piece of the table. A table with none of these takes the last sentence of the paragraph
+  right before it as its caption when that sentence points at it ("The following table sets
+  forth net sales by segment."; `ChunkSettings.table_intro_words`); the paragraph stays prose.
 Furniture (headers, footers, page numbers) and empty elements belong to no block.
 """
 
@@ -25,9 +27,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ingest.chunking.document_line import document_line
+from ingest.chunking.prose import sentence_boundaries
+from ingest.chunking.settings import ChunkSettings
 from ingest.contracts.elements import Document, Element, ElementType
 
 Span = tuple[int, int]
+DEFAULT_CHUNK_SETTINGS = ChunkSettings()
 
 #: A lead-in paragraph becomes a table's caption (repeated in every piece) only up to this
 #: many words; a longer paragraph ending with ":" stays prose, or it would be copied into
@@ -95,6 +101,9 @@ class Section:
     heading_path: list[str]
     blocks: list[Block] = field(default_factory=list)
     heading: ProseBlock | None = None
+    #: the path holds bodiless headings carried from before it (`chunking.carry`): the section
+    #: heads its own subtree and is nobody's sub-section, whatever its path's prefix reads
+    carried: bool = False
 
     @property
     def element_indexes(self) -> set[int]:
@@ -105,14 +114,18 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-def document_to_sections(document: Document, keep_empty: bool = False) -> list[Section]:
+def document_to_sections(
+    document: Document, keep_empty: bool = False, settings: ChunkSettings = DEFAULT_CHUNK_SETTINGS
+) -> list[Section]:
     """Group the body elements into sections in reading order.
 
+    Every path starts with the document line (`chunking.document_line`: the title, or what the
+    metadata names when the title is boilerplate or absent), unless the first heading repeats it.
     Sections without a body (a heading directly followed by a sub-heading) are dropped
     unless `keep_empty`: merging needs them, since their heading joins the merged body.
     """
     spans = document.body_spans()
-    title = (document.title or "").strip()
+    title = document_line(document, settings) or ""
     headings: dict[int, str] = {}
     sections: list[Section] = []
     pending: list[int] = []
@@ -122,7 +135,7 @@ def document_to_sections(document: Document, keep_empty: bool = False) -> list[S
         path = [headings[level] for level in sorted(headings)]
         if title and not (path and _same(path[0], title)):
             path = [title] + path
-        blocks = elements_to_blocks(document, spans, pending) if pending else []
+        blocks = elements_to_blocks(document, spans, pending, settings) if pending else []
         if blocks or (keep_empty and heading is not None):
             sections.append(Section(index=len(sections), heading_path=path, blocks=blocks, heading=heading))
         pending.clear()
@@ -142,7 +155,12 @@ def document_to_sections(document: Document, keep_empty: bool = False) -> list[S
     return sections
 
 
-def elements_to_blocks(document: Document, spans: list[Span | None], indexes: list[int]) -> list[Block]:
+def elements_to_blocks(
+    document: Document,
+    spans: list[Span | None],
+    indexes: list[int],
+    settings: ChunkSettings = DEFAULT_CHUNK_SETTINGS,
+) -> list[Block]:
     """Turn one section's body element indexes into prose, list and table blocks."""
     elements = document.elements
     blocks: list[Block] = []
@@ -181,7 +199,10 @@ def elements_to_blocks(document: Document, spans: list[Span | None], indexes: li
             ):
                 caption_index = before  # "Doses for sucking pests:" introduces the table like a caption
                 blocks.pop()
-            blocks.append(_table_block(elements, spans, index, caption_index))
+            intro = None
+            if caption_index is None and not element.caption and just_before:
+                intro = introducing_sentence(elements[before], settings)
+            blocks.append(_table_block(elements, spans, index, caption_index, intro))
             position += 1
             continue
         if element.type is ElementType.figure:
@@ -253,7 +274,23 @@ def _list_block(elements: list[Element], spans, item_indexes: list[int], lead: i
     )
 
 
-def _table_block(elements: list[Element], spans, index: int, caption_index: int | None) -> TableBlock:
+def introducing_sentence(element: Element, settings: ChunkSettings) -> str | None:
+    """The last sentence of the paragraph `element` when it points at the table after it (holds one
+    of `settings.table_intro_words`, at most TABLE_LEAD_IN_MAX_WORDS words), else None."""
+    if element.type is not ElementType.paragraph:
+        return None
+    text = element.text.strip()
+    ends = sentence_boundaries(text, 0, len(text))
+    sentence = " ".join(text[ends[-1] if ends else 0 :].split())
+    words = sentence.casefold().replace(",", " ").replace(".", " ").split()
+    if not words or len(words) > TABLE_LEAD_IN_MAX_WORDS or not settings.table_intro_words & set(words):
+        return None
+    return sentence
+
+
+def _table_block(
+    elements: list[Element], spans, index: int, caption_index: int | None, intro: str | None = None
+) -> TableBlock:
     element = elements[index]
     rows = [[" ".join(cell.split()) if cell else "" for cell in row] for row in element.rows or []]
     width = max(len(row) for row in rows)
@@ -261,7 +298,7 @@ def _table_block(elements: list[Element], spans, index: int, caption_index: int 
     header_count = element.header_rows if element.header_rows < len(rows) else 0
     header = _merge_header(rows[:header_count]) if header_count else []
     span = spans[index]
-    caption = element.caption or (elements[caption_index].text if caption_index is not None else None)
+    caption = element.caption or (elements[caption_index].text if caption_index is not None else intro)
     block_elements = sorted([index] + ([caption_index] if caption_index is not None else []))
     return TableBlock(
         element=index,

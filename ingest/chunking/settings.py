@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_serializer, model_validator
 
 from ingest.contracts.settings import StageSettings
 
@@ -45,6 +45,49 @@ class ChunkSettings(StageSettings):
         "sentence is above this percentile of the document's sentence-to-sentence distances",
     )
     embedding_limit: int = Field(default=8191, ge=16, description="the embedding model's input limit in tokens")
+    carried_headings_max: int = Field(
+        default=2,
+        ge=0,
+        description="headings in a row: a heading with no body of its own followed at once by a heading of "
+        "the same level (a filing's 'PART I' over 'Item 1. Business', a chapter's title page over its first "
+        "section) stays in the heading path of what follows instead of becoming a chunk of its own; at most "
+        "this many such headings in a row are carried, because a longer run of bodiless headings is a "
+        "contents list, kept together as one body",
+    )
+    boilerplate_title_words: frozenset[str] = Field(
+        default=frozenset(
+            """
+            united states securities and exchange commission washington dc form annual quarterly current
+            report pursuant to section of the act transition period for fiscal year ended part item table
+            contents press release news for immediate untitled document microsoft word page cover
+            """.split()
+        ),
+        description="words (case-folded) that name no document: a title made only of them, of numbers and of "
+        "single characters ('UNITED STATES SECURITIES AND EXCHANGE COMMISSION', 'FORM 10-K', 'PART I', "
+        "'Microsoft Word - 1') is the regulator's or the form's header that every filing of a kind shares, "
+        "so the chunks' document line comes from the metadata instead (`chunking.document_line`)",
+    )
+    table_intro_words: frozenset[str] = Field(
+        default=frozenset({"below", "following", "follows", "table"}),
+        description="words (case-folded) by which a sentence points at the table after it: a table with no "
+        "caption takes the last sentence of the paragraph right before it as its caption (repeated in every "
+        "piece, the paragraph left as prose) when that sentence holds one of them and has at most "
+        "TABLE_LEAD_IN_MAX_WORDS words. Reports introduce their tables so ('The following table sets forth "
+        "net sales by segment.', 'The doses are given below.'); a piece of rows without it says nothing "
+        "of what its figures are",
+    )
+    document_line_from_file_name: bool = Field(
+        default=False,
+        description="when the title is boilerplate or absent and the PDF info names nothing better, the file "
+        "name's words name the document ('ACME_2023_10K.pdf' -> 'ACME 2023 10K'). Off by default: measured on "
+        "annual filings, a line of issuer and year on top of every chunk of a document matched the same "
+        "question words in all of them and lowered plain BM25's budget hit (docs/search.md)",
+    )
+
+    @field_serializer("boilerplate_title_words", "table_intro_words")
+    def _sorted_words(self, words: frozenset[str]) -> list[str]:
+        """Sets dump sorted, so the settings hash (and the pipeline version) is the same in every process."""
+        return sorted(words)
 
     @model_validator(mode="after")
     def _sizes_consistent(self) -> "ChunkSettings":

@@ -163,6 +163,7 @@ def search(
         None, "--where", help="SQL condition over c (chunks) and d (documents), e.g. \"d.title LIKE '%cotton%'\"."
     ),
     parents: bool = typer.Option(False, "--parents", help="Return each hit's parent section (de-duplicated)."),
+    bm25: bool = typer.Option(False, "--bm25", help="Full text only, even when the database holds vectors."),
     vector: bool = typer.Option(False, "--vector", help="Rank by embedding similarity (needs `ingest embed`)."),
     hybrid: bool = typer.Option(
         False, "--hybrid", help="Fuse the BM25 and vector rankings (reciprocal rank fusion; needs `ingest embed`)."
@@ -173,17 +174,18 @@ def search(
     output: str = typer.Option("table", "--format", "-f", help="table or json."),
 ) -> None:
     """The chunks a bot would retrieve for a question, best first: BM25 (SQLite FTS5; PostgreSQL
-    ts_rank_cd) over child chunks, or by vector (--vector), or both fused (--hybrid; both SQLite only)."""
+    ts_rank_cd) over child chunks, or by vector (--vector), or both fused (--hybrid; both SQLite only).
+    Without a choice: hybrid when the database holds vectors of the model (`ingest embed`), else BM25."""
     if output not in ("table", "json"):
         raise typer.BadParameter(f"must be 'table' or 'json', not {output!r}", param_hint="--format")
     if doc and where:
         raise typer.BadParameter("give --doc or --where, not both (--where can say c.document_id = '...')")
-    if vector and hybrid:
-        raise typer.BadParameter("give --vector or --hybrid, not both")
+    if vector + hybrid + bm25 > 1:
+        raise typer.BadParameter("give one of --bm25, --vector and --hybrid")
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
     db = api.resolve_db(db)
-    retriever = "vector" if vector else "hybrid" if hybrid else "bm25"
+    retriever = "vector" if vector else "hybrid" if hybrid else "bm25" if bm25 else api.default_retriever(db, model)
     hits = call(api.search, db, question, k=k, doc=doc, where=where, parents=parents, retriever=retriever, model=model)
     if output == "json":
         sys.stdout.write(json.dumps([hit.model_dump() for hit in hits], ensure_ascii=False, indent=2) + "\n")
