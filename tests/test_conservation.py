@@ -6,7 +6,7 @@ minutes)."""
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH, CORPUS, non_empty, pdf_pages
+from conftest import BENCH, CORPUS, pdf_pages, shared_pdfs
 
 from ingest.contracts.elements import DroppedText, DropReason, Element, ElementType, PageInfo, TextSource
 from parsers.textlayer.chars import Segment
@@ -85,7 +85,7 @@ KNOWN_LOSS: dict[str, str] = {}
 
 def _pdfs() -> list:
     found = sorted(CORPUS.glob("*.pdf")) + sorted(BENCH.glob("*/*.pdf"))
-    return non_empty(found, f"PDFs in {CORPUS} or {BENCH}")
+    return shared_pdfs(found, f"PDFs in {CORPUS} or {BENCH}")
 
 
 def _first_pages(path, folder):
@@ -123,6 +123,7 @@ def test_conservation_accounting_is_exact_and_text_is_not_lost(path, tmp_path, r
     assert not loss_warnings
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_page_that_loses_text_is_named_in_a_warning_with_its_count(monkeypatch):
     """No corpus page loses text any more, so an element is taken away on the way: the count
@@ -145,6 +146,7 @@ def test_a_page_that_loses_text_is_named_in_a_warning_with_its_count(monkeypatch
     assert warning in document.warnings
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_recorded_drops_on_corpus_files():
     from parsers import parse_pdf
@@ -156,6 +158,7 @@ def test_recorded_drops_on_corpus_files():
     assert [d.reason for d in scotus.pages[0].dropped] == [DropReason.line_number]
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "page"), [("eu-012.pdf", 3), ("eu-011.pdf", 2)])
 def test_a_second_table_on_one_line_becomes_its_own_table(name, page):
@@ -167,6 +170,7 @@ def test_a_second_table_on_one_line_becomes_its_own_table(name, page):
     assert document.pages[page - 1].lost_chars == 0
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_repeated_table_header_is_recorded_and_a_table_of_its_own_is_not_a_continuation(tmp_path):
     """GENERALMILLS_2020_10K p92's "Land, buildings, and equipment" table (its own title row

@@ -76,6 +76,7 @@ def test_characters_all_inside_an_inner_cell_go_to_the_inner_cell():
     assert list(owned) == [(1, 1)]
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "page"),
@@ -164,6 +165,7 @@ def test_a_word_cut_between_two_cell_less_positions_rejects_the_grid():
     assert orphans_fit_grid(grid_to_orphans(grid, apart))
 
 
+@pytest.mark.shared
 def test_rules_around_a_paragraph_leave_it_a_paragraph(tmp_path):
     path = BENCH / "financebench-dev" / "VERIZON_2021_10K.pdf"
     if not path.exists():

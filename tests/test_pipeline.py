@@ -296,6 +296,7 @@ def test_over_limit_chunks_are_reported(folder, tmp_path):
     assert "over the embedding limit" in item[1]
 
 
+@pytest.mark.shared
 @pytest.mark.skipif(not (CORPUS / "broken").is_dir(), reason="../shared/corpus/broken not present")
 def test_broken_files_fail_with_reasons_and_good_ones_are_stored(tmp_path):
     root = tmp_path / "pdfs"

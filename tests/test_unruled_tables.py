@@ -379,6 +379,7 @@ def test_generalmills_p83_every_sign_run_into_an_amount_goes_to_the_amount_after
     assert equity == ["$1,039.6", "$777.7", "$-", "$1,817.3", "$1,226.2", "$664.6", "$-", "$1,890.8"]
 
 
+@pytest.mark.shared
 def test_a_two_page_spread_is_read_as_two_pages_not_one_table():
     """docling-gt table_mislabeled_as_picture.pdf: a spread whose two pages' answer lists
     lined up as one table; "witness-" / "es" and "practic-" / "ing" were cut into it."""
@@ -458,6 +459,7 @@ def test_adobe_p55_statement_with_long_labels_is_one_table_with_its_wrapped_labe
     assert not any(e.type == "paragraph" and "available" in e.text for e in document.elements)
 
 
+@pytest.mark.shared
 def test_chelsea_p19_bar_chart_labels_are_no_table(tmp_path):
     document = _page(tmp_path, CORPUS / "chelsea_pdta.pdf", 19)
     assert not any(e.type == "table" and "SÉCURITAIRE" in e.text for e in document.elements)
