@@ -1,5 +1,5 @@
 """Words broken at a line end reach one element whole, spelled as the document prints them
-(issue 12: "nothing glued, nothing split"). Pure rules first, then the bench pages where
+("nothing glued, nothing split"). Pure rules first, then the bench pages where
 the word came out in two pieces or without its hyphen."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Conservation (issue 12): every character of a page's text layer reaches one element or a
+"""Conservation: every character of a page's text layer reaches one element or a
 recorded drop. Pure functions on hand-built inputs, then the accounting on every PDF of
 ../shared/corpus and ../shared/bench (financebench cut to its first pages: whole 10-Ks take
 minutes)."""

@@ -1,4 +1,4 @@
-"""Figure elements (issue 14): image boxes, the short labels drawn inside them, captions, and
+"""Figure elements: image boxes, the short labels drawn inside them, captions, and
 the chunker keeping a figure with its caption and apart from the prose around it."""
 
 from __future__ import annotations

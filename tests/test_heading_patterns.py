@@ -107,7 +107,7 @@ def test_ocr_lines_use_the_one_heading_decider():
     assert measured_heading_level(1.0, False, 4, 90, 1.0, True) is None
 
 
-# Regressions of the first part of issue 14, found with benchmarks/same_output.py --against main.
+# Regressions found with benchmarks/same_output.py --against main.
 
 
 @pytest.mark.shared
@@ -126,7 +126,7 @@ def test_two_complete_headings_in_one_style_are_not_joined():
 
 @pytest.mark.shared
 def test_label_line_under_a_numbered_heading_is_not_joined():
-    """cupertino_usd_4-6-16.pdf p1 (issue 14): the two-line numbered heading ending "Section
+    """cupertino_usd_4-6-16.pdf p1: the two-line numbered heading ending "Section
     54957" and the label "District Representatives:" below it were joined into one title."""
     found = titles(parsed("cupertino_usd_4-6-16.pdf"), 1)
     assert "2.1 Public Employee Performance Evaluation – Pursuant to Government Code Section 54957" in found

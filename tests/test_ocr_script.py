@@ -1,4 +1,4 @@
-"""Issue 12: an OCR page read at low confidence is told, with the language that would read it.
+"""An OCR page read at low confidence is told, with the language that would read it.
 
 Pure: the warning from (page, confidence, script, languages). Slow: a Chinese page of the
 corpus OCR'd with `eng` (the only CJK-free setting installed here) through `ingest run`, its

@@ -141,7 +141,7 @@ def test_broken_files_raise_parse_error_naming_file_and_cause(name, cause):
 
 
 def test_pdf_with_no_pages_is_reported_as_such(tmp_path):
-    """Issue 17: PDFium refuses a valid 0-page PDF like a damaged one; the message says which."""
+    """PDFium refuses a valid 0-page PDF like a damaged one; the message says which."""
     import pypdfium2 as pdfium
 
     path = tmp_path / "no-pages.pdf"

@@ -335,7 +335,7 @@ def test_broken_files_fail_with_reasons_and_good_ones_are_stored(tmp_path):
 
 
 def test_pdf_with_no_pages_fails_at_parse_saying_so(tmp_path):
-    """Issue 17: a valid PDF with an empty page tree was reported as "damaged or truncated"."""
+    """A valid PDF with an empty page tree was reported as "damaged or truncated"."""
     import pypdfium2 as pdfium
 
     root = tmp_path / "pdfs"
@@ -543,7 +543,7 @@ def test_reprocess_of_a_deleted_file_fails_before_starting_a_run(folder, tmp_pat
 
 
 def test_a_page_that_loses_text_is_named_by_show_and_by_the_run_item(folder, tmp_path, monkeypatch):
-    """Issue 12: a page whose text layer does not reach its elements is no silent loss. The
+    """A page whose text layer does not reach its elements is no silent loss. The
     parser is made to lose the rice manual's paragraph on the way from blocks to elements."""
     import parsers.pdf
 

@@ -1,4 +1,4 @@
-"""Reading order and joins on corpus files (issue 12)."""
+"""Reading order and joins on corpus files."""
 
 from __future__ import annotations
 

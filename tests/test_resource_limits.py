@@ -1,4 +1,4 @@
-"""Bombs cannot take the machine (issue 17, part 2): a memory cap per worker and a pixel cap for OCR.
+"""Bombs cannot take the machine: a memory cap per worker and a pixel cap for OCR.
 
 Both PDFs are written at test time: a one-page PDF whose content stream, deflated twice, is a
 few KB on disk and 1.5 GB inflated; and an empty page with a 20,000-inch MediaBox, which OCR

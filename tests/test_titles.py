@@ -1,4 +1,4 @@
-"""Display titles (issue 12): never junk PDF info titles; the info Title kept as `pdf_title`."""
+"""Display titles: never junk PDF info titles; the info Title kept as `pdf_title`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Word boundaries (issue 12): spaces from the font's space advance and pdfium's own spaces,
+"""Word boundaries: spaces from the font's space advance and pdfium's own spaces,
 superscripts as tokens of their own, right-to-left runs kept whole; and list enumerators in
 the text."""
 
