@@ -5,7 +5,7 @@ inputs first, then the ICDAR 2013 EU PDFs where each case was found."""
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH
+from conftest import BENCH, shared_file
 
 from parsers.tables.cells import grid_is_drawing, grid_to_rows
 from parsers.tables.rulings import edges_to_cell_grids
@@ -103,8 +103,7 @@ def _tables(name):
     from parsers import parse_pdf
 
     path = ICDAR / f"{name}.pdf"
-    if not path.exists():
-        pytest.skip(f"{path} not available")
+    shared_file(path)
     return [e for e in parse_pdf(path).elements if e.type.value == "table"]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conftest import BENCH, CORPUS, ROOT, pdf_pages
+from conftest import BENCH, CORPUS, ROOT, pdf_pages, shared_file
 
 from parsers.structure.captions import table_title_of
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
@@ -115,9 +115,7 @@ def test_a_section_heading_is_no_table_title():
 @pytest.fixture(scope="module")
 def costco_page(tmp_path_factory):
     pytest.importorskip("pypdfium2")
-    source = FINANCE / "COSTCO_2021_10K.pdf"
-    if not source.exists():
-        pytest.skip("FinanceBench PDFs not available")
+    source = shared_file(FINANCE / "COSTCO_2021_10K.pdf")
     from parsers import parse_pdf
 
     return parse_pdf(pdf_pages(source, 36, into=tmp_path_factory.mktemp("costco")))
@@ -170,9 +168,7 @@ def test_chunker_repeats_the_multi_row_header_in_every_piece(costco_page):
 
 
 def test_icdar_eu012_bar_chart_labels_are_no_table():
-    path = ICDAR / "eu-012.pdf"
-    if not path.exists():
-        pytest.skip("ICDAR 2013 EU not available")
+    path = shared_file(ICDAR / "eu-012.pdf")
     from parsers import parse_pdf
 
     assert [t.page for t in parse_pdf(path).elements if t.type == "table" and t.page == 3 and not t.data["ruled"]] == []
@@ -343,8 +339,7 @@ def test_a_tables_own_column_gap_is_no_gutter():
 
 def _page(tmp_path, source, page):
     pytest.importorskip("pypdfium2")
-    if not source.exists():
-        pytest.skip(f"{source} not available")
+    shared_file(source)
     from parsers import parse_pdf
 
     return parse_pdf(pdf_pages(source, page, into=tmp_path), {"ocr": {"mode": "never"}})
@@ -384,8 +379,7 @@ def test_a_two_page_spread_is_read_as_two_pages_not_one_table():
     """docling-gt table_mislabeled_as_picture.pdf: a spread whose two pages' answer lists
     lined up as one table; "witness-" / "es" and "practic-" / "ing" were cut into it."""
     source = BENCH / "docling-gt" / "table_mislabeled_as_picture.pdf"
-    if not source.exists():
-        pytest.skip(f"{source} not available")
+    shared_file(source)
     from parsers import parse_pdf
 
     document = parse_pdf(source, {"ocr": {"mode": "never"}})
