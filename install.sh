@@ -45,7 +45,7 @@ target="."
 PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check -e "$target"
 # Bytecode for the editable tree, as pip writes it for an installed wheel: with
 # PYTHONDONTWRITEBYTECODE set, Python would otherwise compile the ~90 modules a run imports
-# from source at every start (about 0.2 s of CPU; docs/benchmarks.md, issue 22).
+# from source at every start (about 0.2 s of CPU; docs/benchmarks.md).
 python3 -m compileall -q ingest parsers storage >/dev/null
 # pyenv only puts new console scripts (ingest) on PATH after a rehash.
 if command -v pyenv >/dev/null 2>&1; then pyenv rehash; fi

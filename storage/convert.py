@@ -7,10 +7,10 @@ with `parent` as the parent's position in the stored order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, cast
 
 from ingest.contracts.chunks import HEADING_PATH_SEPARATOR, Chunk
-from ingest.contracts.elements import Element, PageInfo
+from ingest.contracts.elements import Element, ElementType, PageInfo, TextSource
 from storage.schema import ChunkRow, ElementRow, PageRow
 
 #: Element fields kept in `elements.data` (everything without its own column).
@@ -39,7 +39,7 @@ def row_to_page(row: PageRow) -> PageInfo:
         page_no=row.page_no,
         width=row.width,
         height=row.height,
-        text_source=row.text_source,
+        text_source=TextSource(row.text_source),
         ocr_confidence=row.ocr_confidence,
         ocr_reason=row.ocr_reason,
         error=row.error,
@@ -79,7 +79,7 @@ def row_to_element(row: ElementRow) -> Element:
     data = dict(row.data or {})
     extra = data.pop("extra", {})
     return Element(
-        type=row.type,
+        type=ElementType(row.type),
         text=row.text,
         page=row.page_no,
         bbox=(row.x0, row.top, row.x1, row.bottom),
@@ -117,7 +117,7 @@ def chunk_to_row(document_id: str, chunk: Chunk, metadata: dict[str, Any]) -> di
 
 def row_to_chunk(row: ChunkRow, index: int, parent_index: int | None) -> Chunk:
     return Chunk(
-        kind=row.kind,
+        kind=cast(Literal["parent", "child"], row.kind),
         index=index,
         parent=parent_index,
         text=row.text,

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from sqlalchemy import Engine, create_engine, event, inspect, select, text
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
@@ -277,25 +277,27 @@ def _add_pinned_settings(session: Session) -> None:
 
 
 def _add_page_conservation(session: Session) -> None:
-    """4 -> 5 (issue 12): the conservation counts of `pages` (NULL = not counted: parsed before they existed)."""
+    """4 -> 5: the conservation counts of `pages` (NULL = not counted: parsed before they existed)."""
     for column, kind in (("text_chars", "INTEGER"), ("element_chars", "INTEGER"), ("lost_chars", "INTEGER")):
         session.execute(text(f"ALTER TABLE pages ADD COLUMN {column} {kind}"))
     session.execute(text("ALTER TABLE pages ADD COLUMN dropped JSON"))
 
 
 def _add_chunk_context_view(session: Session) -> None:
-    """3 -> 4 (issue 19, exports): the `chunk_context` view; no table changes, no data moved."""
+    """3 -> 4: the `chunk_context` view for exports; no table changes, no data moved."""
     for statement in views_ddl(session.get_bind().dialect.name == "sqlite"):
         session.execute(text(statement))
 
 
-#: version -> function migrating a database from that version to the next one (one transaction).
-MIGRATIONS: dict[int, object] = {
-    1: _add_pinned_settings,  # issue 16: settings pinned by `ingest reprocess`
-    2: migrate_search_index_and_twin_parents,  # issue 15: stemmed two-column chunks_fts, no twin parents
-    3: _add_chunk_context_view,  # issue 19: chunk + document + parent in one view
-    4: _add_page_conservation,  # issue 12: per-page text conservation counts and drops
-    5: migrate_searched_headings,  # issue 15: chunks_fts indexes a chunk's two innermost headings
+#: stored schema version -> the function migrating a database from that version to the next one
+#: (all steps in one transaction). The keys are the version numbers written in `meta`; they never
+#: change, so a database of any earlier version migrates.
+MIGRATIONS: dict[int, Callable[[Session], None]] = {
+    1: _add_pinned_settings,  # settings pinned by `ingest reprocess`
+    2: migrate_search_index_and_twin_parents,  # stemmed two-column chunks_fts, no twin parents
+    3: _add_chunk_context_view,  # chunk + document + parent in one view
+    4: _add_page_conservation,  # per-page text conservation counts and drops
+    5: migrate_searched_headings,  # chunks_fts indexes a chunk's two innermost headings
 }
 
 
@@ -311,7 +313,7 @@ def ensure_schema(database: Database) -> None:
             if database.is_postgresql:
                 lock_schema(session.connection())
             for step in range(version, SCHEMA_VERSION):
-                MIGRATIONS[step](session)  # type: ignore[operator]
+                MIGRATIONS[step](session)
             session.merge(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
         return
     # BEGIN IMMEDIATE: two processes opening a new file at once create the schema once.

@@ -1,8 +1,8 @@
-"""Schema steps of issue 15 (search). 2 -> 3: a two-column, stemmed `chunks_fts`, and no parent
+"""Schema steps of full-text search. 2 -> 3: a two-column, stemmed `chunks_fts`, and no parent
 row that repeats its only child. 5 -> 6: `chunks_fts` indexes a chunk's two innermost headings
 (the `chunks_search` view, `storage.schema.searched_heading`) instead of its whole heading path.
 
-Kept in its own module so that other schema steps (one per issue) merge as separate entries of
+Kept in its own module so that other schema steps stay separate entries of
 `storage.db.MIGRATIONS`; this one only touches `chunks_fts`, its triggers and `chunks`.
 
 1. `chunks_fts` is rebuilt with the columns (heading_path, body) and the tokenizer of

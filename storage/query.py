@@ -232,8 +232,8 @@ def _stream_other(url: str, sql: str, parameters, timeout: float | None) -> Iter
                 except Exception as error:
                     raise QueryError(_explain(error)) from error
                 columns = list(result.keys()) if result.returns_rows else []
-                rows = (list(row) for row in result) if result.returns_rows else iter(())
-                yield QueryStream(columns=columns, rows=rows)
+                streamed = (list(row) for row in result) if result.returns_rows else iter(())
+                yield QueryStream(columns=columns, rows=streamed)
             finally:
                 transaction.rollback()
     finally:

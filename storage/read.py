@@ -68,7 +68,10 @@ def load_chunks(db: Database, document_id: str) -> list[Chunk]:
     with db.reader() as session:
         rows = list(session.scalars(select(ChunkRow).where(ChunkRow.document_id == row.id).order_by(ChunkRow.seq)))
     position = {chunk.id: index for index, chunk in enumerate(rows)}
-    return [row_to_chunk(chunk, index, position.get(chunk.parent_id)) for index, chunk in enumerate(rows)]
+    return [
+        row_to_chunk(chunk, index, None if chunk.parent_id is None else position.get(chunk.parent_id))
+        for index, chunk in enumerate(rows)
+    ]
 
 
 def iter_documents(db: Database, status: str | None = "ok") -> Iterator[tuple[str, Document]]:

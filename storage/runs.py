@@ -17,11 +17,11 @@ from typing import Any, Iterator
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import insert, select, update
 
-from ingest.contracts.errors import RunLockedError
+from ingest.contracts.errors import RunLockedError, StorageError
 from ingest.contracts.processes import pid_alive, process_start_time
 from storage import postgres
 from storage.db import Database, utc_now
-from storage.schema import RunItemRow, RunLockRow, RunRow
+from storage.schema import RunItemRow, RunLockRow, RunRow, table_of
 
 
 class LockHolder(BaseModel):
@@ -241,7 +241,7 @@ def add_run_item(
     transaction: `runs` shows what was stored so far even if the process dies next.
     Core statements on the tables (no ORM objects: the write session holds no `RunRow`, and
     an item is never read back in it), two per file."""
-    runs = RunRow.__table__
+    runs = table_of(RunRow)
     column = RUN_COUNTER.get(outcome)
     values: dict[str, Any] = {column: runs.c[column] + 1} if column else {}
     if outcome in ("new", "changed", "reprocessed") and chunks_after:
@@ -251,7 +251,7 @@ def add_run_item(
     if values:
         session.execute(update(runs).where(runs.c.id == run_id).values(**values))
     session.execute(
-        insert(RunItemRow.__table__),
+        insert(table_of(RunItemRow)),
         {
             "run_id": run_id,
             "document_id": document_id,
@@ -272,6 +272,8 @@ def finish_run(db: Database, run_id: int, counts: dict[str, int], seconds: float
     status = "failed" if counts.get("failed") else "ok"
     with db.transaction() as session:
         run = session.get(RunRow, run_id)
+        if run is None:
+            raise StorageError(f"run {run_id} is not in the runs table: it cannot be finished")
         for name, value in counts.items():
             setattr(run, name, value)
         run.status, run.finished_at, run.seconds, run.message = status, utc_now(), round(seconds, 3), message

@@ -20,9 +20,9 @@ follow DESIGN.md exactly. Conventions:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Table, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 #: Bump when a table or column changes, and teach `storage.db.MIGRATIONS` the step.
@@ -310,3 +310,9 @@ def views_ddl(is_sqlite: bool) -> list[str]:
     if is_sqlite:
         return list(VIEWS_DDL)
     return [statement.replace("CREATE VIEW IF NOT EXISTS", "CREATE OR REPLACE VIEW") for statement in VIEWS_DDL]
+
+
+def table_of(row_class: type[Base]) -> Table:
+    """The `Table` of a mapped row class (declared `FromClause` on the base; every row class here
+    is mapped to one table)."""
+    return cast(Table, row_class.__table__)

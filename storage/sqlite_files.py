@@ -1,7 +1,7 @@
 """Where the database is, and reading an SQLite file without writing anything next to it.
 
 Imports the standard library only (no SQLAlchemy): `ingest query` on a file path needs
-nothing else, so it starts in a fraction of the time (issue 11).
+nothing else, so it starts in a fraction of the time.
 
 Read-only opens (`connect_readonly`): `mode=ro`, so the file itself cannot be written. Two
 cases need more, because SQLite's WAL mode keeps a `-wal` and a `-shm` file beside the

@@ -23,7 +23,7 @@ from ingest.contracts.elements import Document
 from ingest.contracts.errors import ChunkingError, StorageError
 from storage.convert import chunk_to_row, element_to_row, page_to_row
 from storage.db import utc_now
-from storage.schema import ChunkRow, DocumentRow, ElementRow, PageRow
+from storage.schema import Base, ChunkRow, DocumentRow, ElementRow, PageRow, table_of
 
 DOCUMENT_ID_LENGTH = 10
 
@@ -75,7 +75,7 @@ def _delete_content(session: Session, document_id: str) -> int:
     """Delete a document's chunks, elements and pages; returns how many chunks there were.
     Core statements on the tables: no ORM objects of these rows are loaded in a write
     session, so the ORM's bookkeeping of deleted objects would only cost time."""
-    chunks, elements, pages = ChunkRow.__table__, ElementRow.__table__, PageRow.__table__
+    chunks, elements, pages = table_of(ChunkRow), table_of(ElementRow), table_of(PageRow)
     before = session.scalar(select(func.count()).select_from(chunks).where(chunks.c.document_id == document_id))
     # Children first: their parent_id points at parents of the same document.
     session.execute(delete(chunks).where(chunks.c.document_id == document_id, chunks.c.parent_id.is_not(None)))
@@ -94,7 +94,7 @@ def _replace_document_row(session: Session, document_id: str, source_path: str, 
     `documents.id` (foreign keys), so a new document costs one look-up and one insert, not a
     count and four deletes. Core statements: a write session holds no `DocumentRow` object
     (`assign_document_id` finds none for a new path), so none goes stale."""
-    table = DocumentRow.__table__
+    table = table_of(DocumentRow)
     columns = _row_values(DocumentRow, values)
     if not _document_row_exists(session, document_id):
         session.execute(insert(table), {"id": document_id, "source_path": source_path, **columns})
@@ -107,7 +107,7 @@ def _replace_document_row(session: Session, document_id: str, source_path: str, 
 
 
 def _document_row_exists(session: Session, document_id: str) -> bool:
-    table = DocumentRow.__table__
+    table = table_of(DocumentRow)
     return session.execute(select(table.c.id).where(table.c.id == document_id)).first() is not None
 
 
@@ -182,16 +182,16 @@ def save_document(
     return before, len(chunks)
 
 
-def _bulk_insert(session: Session, row_class: type, rows: list[dict[str, Any]]) -> None:
+def _bulk_insert(session: Session, row_class: type[Base], rows: list[dict[str, Any]]) -> None:
     """One Core INSERT executed with the driver's executemany. Rows are keyed by the mapped
     attribute names (`storage.convert`); the ORM's bulk path would cost about as much again in
     Python as SQLite spends storing them."""
     if not rows:
         return
-    session.execute(insert(row_class.__table__), [_row_values(row_class, row) for row in rows])
+    session.execute(insert(table_of(row_class)), [_row_values(row_class, row) for row in rows])
 
 
-def _row_values(row_class: type, values: dict[str, Any]) -> dict[str, Any]:
+def _row_values(row_class: type[Base], values: dict[str, Any]) -> dict[str, Any]:
     """`values` keyed by column names instead of the mapped attribute names ("metadata_" ->
     "metadata"), for Core statements."""
     columns = _column_keys(row_class)
@@ -199,7 +199,7 @@ def _row_values(row_class: type, values: dict[str, Any]) -> dict[str, Any]:
 
 
 @cache
-def _column_keys(row_class: type) -> dict[str, str]:
+def _column_keys(row_class: type[Base]) -> dict[str, str]:
     """Mapped attribute name -> column name, for each column of `row_class`."""
     return {attribute.key: attribute.columns[0].key for attribute in sa_inspect(row_class).column_attrs}
 

@@ -1,5 +1,5 @@
 """Words broken at a line end reach one element whole, spelled as the document prints them
-(issue 12: "nothing glued, nothing split"). Pure rules first, then the bench pages where
+("nothing glued, nothing split"). Pure rules first, then the bench pages where
 the word came out in two pieces or without its hyphen."""
 
 from __future__ import annotations
@@ -71,6 +71,7 @@ def _texts(path) -> list[str]:
     return [e.text if e.rows is None else " | ".join(c for row in e.rows for c in row) for e in document.elements]
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_compound_broken_at_its_hyphen_keeps_it_when_the_document_prints_it_so(tmp_path):
     """COSTCO 2021 10-K p31 prints "non-functional" inside lines and breaks one at its hyphen;
@@ -79,6 +80,7 @@ def test_a_compound_broken_at_its_hyphen_keeps_it_when_the_document_prints_it_so
     assert "nonfunctional" not in text and text.count("non-functional") == 3
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_heading_broken_by_a_hyphen_is_one_title():
     """icdar2013 eu-027 p2: "Appendix B: ... Stock Mar-" was a title and "ket Participation
@@ -87,12 +89,14 @@ def test_a_heading_broken_by_a_hyphen_is_one_title():
     assert "B Appendix B: Financial Literacy and Stock Market Participation over Deciles of Financial Wealth" in texts
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_wrapped_table_label_broken_by_a_hyphen_is_one_row(tmp_path):
     text = "\n".join(_texts(pdf_pages(BENCH / "financebench-dev" / "3M_2018_10K.pdf", 20, into=tmp_path)))
     assert "Q4 2017 Adjusted Non-GAAP Measure | $7,990" in text
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_wrapped_line_after_a_broken_word_is_no_list_item(tmp_path):
     """CORNING 2022 10-K p49: "... in this Annual Report on Form 10-" / "K." matched a list
@@ -111,6 +115,7 @@ def test_a_wrapped_line_after_a_broken_word_is_no_list_item(tmp_path):
     )
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_weight_switch_after_a_broken_word_is_no_new_paragraph(tmp_path):
     """COSTCO 2021 10-K p63: "(Case No. 19-" (a line 0.91 bold) / "2-15514-1). In light of ..."
@@ -119,6 +124,7 @@ def test_a_weight_switch_after_a_broken_word_is_no_new_paragraph(tmp_path):
     assert any("Costco Wholesale Corp. (Case No. 19-2-15514-1). In light of the dismissal" in t for t in texts)
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_weight_switch_inside_a_justified_sentence_is_no_new_paragraph(tmp_path):
     """COSTCO 2021 10-K p63: bold case names inside one paragraph cut it into three at lines
@@ -218,6 +224,7 @@ def test_a_short_first_word_of_an_indented_paragraph_is_no_label():
     assert block.text.startswith("An indented first line")
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_exhibit_numbers_beside_their_second_line_keep_long_term_whole(tmp_path):
     text = "\n".join(_texts(pdf_pages(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 111, into=tmp_path)))
@@ -225,6 +232,7 @@ def test_exhibit_numbers_beside_their_second_line_keep_long_term_whole(tmp_path)
     assert "10a(iii) Form of 2020 Restricted Stock Unit Agreement" in text
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_an_exhibit_number_beside_its_second_line_in_a_block_of_entries_reads_first(tmp_path):
     text = "\n".join(_texts(pdf_pages(BENCH / "financebench-dev" / "VERIZON_2022_10K.pdf", 112, into=tmp_path)))

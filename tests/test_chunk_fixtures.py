@@ -228,6 +228,7 @@ def test_hindi_notice_splits_at_danda_from_parse_pdf():
 # --- real PDFs from the shared corpus --------------------------------------------------------
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "name",

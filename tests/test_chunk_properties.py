@@ -1,9 +1,13 @@
 """Property tests: the chunker's invariants over generated element lists (hypothesis).
 
-Invariants (see the README (Chunking)): size limits, exact token counts, text = heading
+Invariants (see docs/chunking.md): size limits, exact token counts, text = heading
 path + body, canonical offsets, parent containment, no section crossing, overlap
 within the configured figure (and present where the text allows it), one table
 header per piece, furniture never in chunk text, nothing of the body lost.
+
+The heading paths and the table headers are checked against `chunk_oracle`, which computes
+them from the generated elements alone; the chunker's own `chunk_violations` builds its
+sections with the chunker's code, so a bug in that code would pass it.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from chunk_oracle import heading_path_problems, table_header_problems
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -180,6 +185,8 @@ def word_embedder(texts):
 
 def assert_invariants(doc: Document, config: ChunkSettings, counter) -> None:
     chunks = chunk_document(doc, config, counter, word_embedder)
+    assert heading_path_problems(doc, chunks) == []
+    assert table_header_problems(doc, chunks) == []
     assert chunk_violations(doc, chunks, config, counter) == []
     assert all(FURNITURE_MARK not in chunk.text for chunk in chunks)
 
@@ -289,6 +296,7 @@ def test_contextual_is_structure_with_a_context_line(doc, chunk_settings_, conte
     counter = WhitespaceCounter() if words else tiktoken_counter("cl100k_base")
     config = chunk_settings_.model_copy(update={"strategy": "contextual", "context_max_tokens": context_max})
     chunks = chunk_document(doc, config, counter)
+    assert heading_path_problems(doc, chunks) == []
     assert contextual_violations(doc, chunks, config, counter) == []
     assert all(FURNITURE_MARK not in chunk.text for chunk in chunks)
     structure = chunk_document(doc, config.model_copy(update={"strategy": "structure"}), counter)

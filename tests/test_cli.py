@@ -210,7 +210,7 @@ def test_lock_from_another_host_is_refused_until_unlocked(tmp_path):
 
 
 def test_config_store_db_is_used_when_db_is_not_given(tmp_path, monkeypatch):
-    """Issue 17: the config's `[store] db` was ignored because --db defaulted to ingest.db."""
+    """The config's `[store] db` was ignored because --db defaulted to ingest.db."""
     from ingest import api
 
     monkeypatch.delenv("INGEST_DB", raising=False)
@@ -235,7 +235,7 @@ def test_config_store_db_is_used_when_db_is_not_given(tmp_path, monkeypatch):
 
 
 def test_ocr_lang_that_is_not_tesseract_codes_is_a_usage_error(tmp_path):
-    """Issue 17: the value never reaches Tesseract or the apt-get hint."""
+    """The value never reaches Tesseract or the apt-get hint."""
     for command in (["run", str(tmp_path)], ["reprocess", str(tmp_path / "a.pdf")]):
         result = runner.invoke(app, [*command, "--db", str(tmp_path / "i.db"), "--ocr-lang", "../../etc/passwd"])
         assert result.exit_code == 2, result.output

@@ -1,4 +1,4 @@
-"""What the CLI shows is what is stored: literal cells, plain flags, truthful runs (issue 16)."""
+"""What the CLI shows is what is stored: literal cells, plain flags, truthful runs."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ def chunk_texts(path: str, settings: PipelineSettings) -> list[str]:
     return [chunk.text for chunk in result.value.chunks]
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_each_document_gives_the_same_chunks_whatever_ran_before_it():
     paths = [CORPUS / name for name in NAMES]

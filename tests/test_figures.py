@@ -1,4 +1,4 @@
-"""Figure elements (issue 14): image boxes, the short labels drawn inside them, captions, and
+"""Figure elements: image boxes, the short labels drawn inside them, captions, and
 the chunker keeping a figure with its caption and apart from the prose around it."""
 
 from __future__ import annotations
@@ -133,6 +133,7 @@ def _of_type(document, kind: ElementType, page: int) -> list:
     return [e for e in document.elements if e.type is kind and e.page == page]
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_labels_in_the_contents_pictures_are_figure_text_not_table_cells():
     """reliance.pdf p3: the pictures sit in forms nested in a form that places the spread's right
@@ -147,6 +148,7 @@ def test_labels_in_the_contents_pictures_are_figure_text_not_table_cells():
         assert label not in table_text
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_vector_line_chart_is_one_figure_holding_its_labels(tmp_path):
     """eu-027 p2: a chart drawn as paths (no image): title, ticks, axis title and legend inside its
@@ -163,6 +165,7 @@ def test_vector_line_chart_is_one_figure_holding_its_labels(tmp_path):
     assert "financial wealth decile" not in titles and "Local polynomial" not in titles
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_vector_pie_charts_are_figures_and_the_tables_beside_them_stay(tmp_path):
     """eu-015 p2: three pie charts drawn with curves beside three ruled tables."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import BENCH
+from conftest import BENCH, shared_file
 from test_headings import _segment
 
 from ingest.contracts.elements import ElementType
@@ -31,10 +31,7 @@ FILINGS = BENCH / "financebench-dev"
 
 
 def _parsed(name: str):
-    path = Path(FILINGS / name)
-    if not path.exists():
-        pytest.skip(f"{name} not in {FILINGS}")
-    return parse_pdf(path, None)
+    return parse_pdf(shared_file(Path(FILINGS / name)), None)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Issue 12: every character inside a ruled grid's box reaches exactly one cell. A character
+"""Every character inside a ruled grid's box reaches exactly one cell. A character
 no cell holds fills the grid position it falls in, or the grid is rejected when such
 characters stand apart as columns the grid lacks; a character inside two overlapping cells
 is held once. Hand-built grids first, then the corpus and bench pages where it was found."""
@@ -6,7 +6,7 @@ is held once. Hand-built grids first, then the corpus and bench pages where it w
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH, CORPUS, pdf_pages
+from conftest import BENCH, CORPUS, pdf_pages, shared_file
 
 from parsers.tables.cells import (
     grid_to_orphans,
@@ -76,6 +76,7 @@ def test_characters_all_inside_an_inner_cell_go_to_the_inner_cell():
     assert list(owned) == [(1, 1)]
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "page"),
@@ -95,8 +96,7 @@ def test_table_pages_hold_their_text_exactly_once(path, page, tmp_path):
     """Before: normal_4pages p2 lost 163 characters, VERIZON_2022 p7 26, VERIZON_2021 p23 30,
     J&J Q4 p13 275;
     J&J Q4 p2 held 16 twice, eu-011 p3 35, eu-022 p2 5, right_to_left_03 18."""
-    if not path.exists():
-        pytest.skip(f"{path} not available")
+    shared_file(path)
     from parsers import parse_pdf
 
     document = parse_pdf(pdf_pages(path, page, into=tmp_path), {"ocr": {"mode": "never"}})
@@ -164,10 +164,10 @@ def test_a_word_cut_between_two_cell_less_positions_rejects_the_grid():
     assert orphans_fit_grid(grid_to_orphans(grid, apart))
 
 
+@pytest.mark.shared
 def test_rules_around_a_paragraph_leave_it_a_paragraph(tmp_path):
     path = BENCH / "financebench-dev" / "VERIZON_2021_10K.pdf"
-    if not path.exists():
-        pytest.skip(f"{path} not available")
+    shared_file(path)
     from parsers import parse_pdf
 
     document = parse_pdf(pdf_pages(path, 103, into=tmp_path), {"ocr": {"mode": "never"}})

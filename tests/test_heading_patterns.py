@@ -1,4 +1,4 @@
-"""Issue 14's heading patterns on public PDFs (../shared/corpus), each failing before the rule
+"""Heading patterns on public PDFs (../shared/corpus), each failing before the rule
 (parsers/structure/heading_blocks.py, parsers/structure/headings.py), plus the pure rules on
 hand-built blocks."""
 
@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 
+import pytest
 from conftest import BENCH, CORPUS, pdf_pages
 
 from ingest.contracts.elements import ElementType
@@ -30,6 +31,7 @@ def _block(text, top, size, bold=0.0, font="Body", x0=20.0, width=300.0):
     return Block([segments_to_line([segment])])
 
 
+@pytest.mark.shared
 def test_run_in_heading_lead_is_split_from_its_paragraph():
     document = parsed("layout-parser-paper-fast.pdf")
     assert {"Abstract.", "Keywords:"} <= set(titles(document, 1))
@@ -47,6 +49,7 @@ def test_run_in_lead_rule_is_conservative():
     assert not run_in_lead("five years:", "Arial-Bold", True, 10.0, body, 20)  # continues a line
 
 
+@pytest.mark.shared
 def test_multi_line_heading_is_one_heading():
     reliance = parsed("reliance.pdf")
     assert "For sustainable value creation For societal well-being" not in titles(reliance, 1)
@@ -59,6 +62,7 @@ def test_multi_line_heading_is_one_heading():
     assert not continues_heading(upper, _block("Support in IBM DB2 for i", 119.5, 10, 0.0, "Times"))
 
 
+@pytest.mark.shared
 def test_numbered_sub_headings_are_headings_with_their_number():
     document = parsed("normal_4pages.pdf")
     found = [t for t in titles(document) if t.startswith("(") and t[1].isdigit()]
@@ -73,6 +77,7 @@ def test_numbered_sub_headings_are_headings_with_their_number():
     assert not numbered_line_is_heading(_block("(1) Scope of the law", 100, 11.5), body, 11.5)
 
 
+@pytest.mark.shared
 def test_form_values_and_a_form_sentence_are_not_headings():
     document = parsed("150109DSP-Milw-505-90D.pdf")
     assert not {"N/A", "None", "injuries."} & set(titles(document))
@@ -84,6 +89,7 @@ def test_form_values_and_a_form_sentence_are_not_headings():
     assert not is_prose("A. Children residing at home at the time of the incident:")
 
 
+@pytest.mark.shared
 def test_key_figure_labels_are_not_headings():
     document = parsed("reliance.pdf")
     assert not {"BY REVENUE", "EXPORTS", "BY MARKET CAPITALISATION"} & set(titles(document, 2))
@@ -101,9 +107,10 @@ def test_ocr_lines_use_the_one_heading_decider():
     assert measured_heading_level(1.0, False, 4, 90, 1.0, True) is None
 
 
-# Regressions of the first part of issue 14, found with benchmarks/same_output.py --against main.
+# Regressions found with benchmarks/same_output.py --against main.
 
 
+@pytest.mark.shared
 def test_two_complete_headings_in_one_style_are_not_joined():
     """2023-06-20-PV.pdf p1: a left-set numbered heading over a centred resolution number in
     the same bold type were joined into one title."""
@@ -117,8 +124,9 @@ def test_two_complete_headings_in_one_style_are_not_joined():
     assert continues_heading(upper, wrapped)
 
 
+@pytest.mark.shared
 def test_label_line_under_a_numbered_heading_is_not_joined():
-    """cupertino_usd_4-6-16.pdf p1 (issue 14): the two-line numbered heading ending "Section
+    """cupertino_usd_4-6-16.pdf p1: the two-line numbered heading ending "Section
     54957" and the label "District Representatives:" below it were joined into one title."""
     found = titles(parsed("cupertino_usd_4-6-16.pdf"), 1)
     assert "2.1 Public Employee Performance Evaluation – Pursuant to Government Code Section 54957" in found
@@ -133,6 +141,7 @@ def test_label_line_under_a_numbered_heading_is_not_joined():
     assert not continues_heading(two_lines, _block("Board President Lucey", 125.4, 11, 1.0, "Arial-Bold", x0=128))
 
 
+@pytest.mark.shared
 def test_numbered_sub_heading_over_a_short_body_line_is_a_heading():
     """normal_4pages p2: "(3) ..." (12.5 pt over 11.5 pt body) is followed by one short body
     line before a quoted box; larger type is evidence enough."""
@@ -149,6 +158,7 @@ def _pages_of(name: str, first: int, last: int, tmp_path, folder=CORPUS):
     return parse_pdf(pdf_pages(folder / name, first, last, into=tmp_path), {"ocr": {"mode": "never"}})
 
 
+@pytest.mark.shared
 def test_contents_heading_over_dot_leaders_stays_a_heading(tmp_path):
     """DA-619p.pdf p1: the dots of the contents entries made the entries look like a key
     figure, so "Table of Contents" was dropped as the figure's label."""
@@ -158,6 +168,7 @@ def test_contents_heading_over_dot_leaders_stays_a_heading(tmp_path):
     assert not display_is_figure(entries)
 
 
+@pytest.mark.shared
 def test_repeated_run_in_labels_are_field_labels_not_headings(tmp_path):
     """chelsea_pdta.pdf pp10-17: "Proposition :", "Question :", "Synthèse du résultat :"
     lead a paragraph on every page of a consultation report: field labels, not sections."""
@@ -171,6 +182,7 @@ def test_repeated_run_in_labels_are_field_labels_not_headings(tmp_path):
     assert any(e.text.startswith("Proposition :") for e in document.elements if e.type is ElementType.paragraph)
 
 
+@pytest.mark.shared
 def test_column_headers_over_numbers_are_not_headings(tmp_path):
     """COSTCO_2021_10K.pdf p36: "52 Weeks Ended <date>" heads each column of the income
     statement; as level-1 titles it headed every later chunk."""
@@ -188,6 +200,7 @@ def test_column_headers_over_numbers_are_not_headings(tmp_path):
     assert context_rejects_heading(None, header, prose) is None
 
 
+@pytest.mark.shared
 def test_quote_attributions_are_not_headings():
     document = parsed("reliance.pdf")
     assert not {"Shri Dhirubhai H. Ambani", "Shri Mukesh D. Ambani"} & set(titles(document, 2))
@@ -209,6 +222,7 @@ def test_attribution_rule_needs_a_passage_directly_above():
     assert context_rejects_heading(quote, _block("Our founder", 334, 12.0, bold=1.0), None) is None
 
 
+@pytest.mark.shared
 def test_cover_slogan_low_on_page_one_is_not_the_document_title():
     document = parsed("reliance.pdf")
     assert document.title is None or not document.title.startswith("We Care")

@@ -1,4 +1,4 @@
-"""Database faults (issue 17, part 2): each gives one `error: [store] ...` line and its exit code.
+"""Database faults: each gives one `error: [store] ...` line and its exit code.
 
 A corrupted file, a non-numeric schema version, a malformed URL, a read-only file, a full disk
 (a 256 KiB tmpfs, when this process may mount one) and another application's database each end

@@ -1,4 +1,4 @@
-"""`ingest search --vector/--hybrid` and `ingest eval --retriever` (issue 19): reciprocal rank
+"""`ingest search --vector/--hybrid` and `ingest eval --retriever`: reciprocal rank
 fusion by hand, the golden set's table questions through the CLI, and the error without vectors.
 
 Needs the extra `embed` (packaged ONNX model, sqlite-vec); nothing is downloaded."""

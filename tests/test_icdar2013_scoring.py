@@ -188,6 +188,7 @@ def test_xml_to_tables_applies_increments_spans_and_the_top_left_frame():
     assert S.cells_to_relations(gt.cells) == Counter({("spanning“title”", "ab", "below"): 1})
 
 
+@pytest.mark.shared
 @pytest.mark.skipif(not DATA.is_dir(), reason="the ICDAR 2013 EU data is not beside the repo")
 def test_dataset_counts_match_the_readme():
     tables = regions = cells = relations = 0

@@ -1,4 +1,4 @@
-"""Issue 19: exports, the chunk_context view and its migration, the LangChain loader, the
+"""Exports, the chunk_context view and its migration, the LangChain loader, the
 LlamaIndex reader, and offline embeddings, all checked against what the database holds."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Memory per process (issue 22): the mapped language model, results handed over as files, and
+"""Memory per process: the mapped language model, results handed over as files, and
 what a worker keeps after reading pages. Figures: docs/benchmarks.md, "Memory per process"."""
 
 from __future__ import annotations

@@ -161,7 +161,7 @@ def test_missing_language_pack_is_reported_with_the_debian_package():
 
 
 def test_ocr_languages_must_be_tesseract_codes():
-    """Issue 17: --ocr-lang reached the apt-get hint unchecked ("tesseract-ocr-../../etc/passwd")."""
+    """--ocr-lang reached the apt-get hint unchecked ("tesseract-ocr-../../etc/passwd")."""
     from pydantic import ValidationError
 
     from ingest import api

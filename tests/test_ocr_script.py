@@ -1,4 +1,4 @@
-"""Issue 12: an OCR page read at low confidence is told, with the language that would read it.
+"""An OCR page read at low confidence is told, with the language that would read it.
 
 Pure: the warning from (page, confidence, script, languages). Slow: a Chinese page of the
 corpus OCR'd with `eng` (the only CJK-free setting installed here) through `ingest run`, its
@@ -31,6 +31,7 @@ def test_a_script_the_languages_read_or_an_unknown_one_names_no_language():
     assert "try --ocr-lang" not in unknown and "check the scan" in unknown
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_a_chinese_page_read_as_english_is_warned_in_show_and_runs(tmp_path):
     """Before: pr-136 p1 OCR'd with eng came back as "KES THA FB AT" at confidence 37 and

@@ -40,6 +40,7 @@ def _record_ocr(monkeypatch, error: str | None = None, fail_page: int | None = N
 # --- CJK text that pdfium cannot read ------------------------------------------------
 
 
+@pytest.mark.shared
 def test_chinese_text_layer_is_read_with_pdfminer_not_ocrd(monkeypatch):
     pdf = CORPUS / "pr-136-example.pdf"
     if not pdf.exists():

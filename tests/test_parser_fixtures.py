@@ -211,7 +211,7 @@ def test_pages_needing_ocr_go_in_one_call_and_are_spliced_in_page_order(monkeypa
 
 
 def test_ocr_failure_fails_the_document_naming_the_page(monkeypatch):
-    """Issue #4: a page that cannot be OCR'd fails the document (page and reason named)."""
+    """A page that cannot be OCR'd fails the document (page and reason named)."""
     from ingest.contracts.errors import OcrError
 
     pdf = FIXTURES / "mixed.pdf"

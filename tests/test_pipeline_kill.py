@@ -263,6 +263,7 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 @pytest.mark.skipif(not (CORPUS / "chelsea_pdta.pdf").is_file(), reason="../shared/corpus not present")
 def test_workers_stop_when_the_run_is_killed(tmp_path):

@@ -1,4 +1,4 @@
-"""Page progress (issue 16): the parser reports each page once, the workers pass it to the
+"""Page progress: the parser reports each page once, the workers pass it to the
 parent, `ingest run` shows a pages bar beside the documents bar, and no bar shows what is not
 happening (quiet runs, all-unchanged runs, usage errors)."""
 
@@ -78,7 +78,7 @@ def test_the_page_hook_changes_nothing_in_the_document():
 
 @pytest.mark.parametrize("mode", ["auto", "never"])
 def test_the_page_hook_judges_each_page_text_layer_once(monkeypatch, mode):
-    # the routing verdict the progress count asks for is the one OCR routing uses (issue 22)
+    # the routing verdict the progress count asks for is the one OCR routing uses
     import parsers.ocr.routing as routing
 
     judged: list[int] = []

@@ -1,4 +1,4 @@
-"""Reading order and joins on corpus files (issue 12)."""
+"""Reading order and joins on corpus files."""
 
 from __future__ import annotations
 
@@ -15,12 +15,14 @@ def _texts(name: str, page: int | None = None) -> list[str]:
     return [e.text for e in document.elements if page is None or e.page == page]
 
 
+@pytest.mark.shared
 def test_an_entry_heading_below_centred_section_titles_reads_after_them():
     """DA-619p p6: "Abomination" sits below "CREATURES", left of it; it opened a column beside it."""
     texts = _texts("DA-619p.pdf", 6)
     assert texts.index("CREATURES") < texts.index("Abomination")
 
 
+@pytest.mark.shared
 def test_a_justified_word_gap_on_one_line_is_no_column():
     """cupertino p1: "...meeting. discourages complaints" with "It should be noted that the
     Board" stranded after it: one wide gap on one line was read as a column gutter."""
@@ -34,6 +36,7 @@ def test_a_justified_word_gap_on_one_line_is_no_column():
     assert paragraph.endswith("employees of the District during open session.")
 
 
+@pytest.mark.shared
 def test_a_paragraph_broken_by_a_page_break_is_one_element():
     """layout-parser-paper-fast: "classification [11," ends page 1, "37], layout detection" opens page 2."""
     from parsers import parse_pdf
@@ -44,6 +47,7 @@ def test_a_paragraph_broken_by_a_page_break_is_one_element():
     assert (merged.page, merged.page_end) == (1, 2)
 
 
+@pytest.mark.shared
 def test_korean_lines_broken_inside_a_word_join_without_a_space():
     """normal_4pages p1: the producer draws a space at the end of a line that breaks between
     words and none where the break falls inside one ("국내 확" / "진자는 9,661명")."""
@@ -52,6 +56,7 @@ def test_korean_lines_broken_inside_a_word_join_without_a_space():
     assert "질병으로 보아야" in text and "질 병으로" not in text
 
 
+@pytest.mark.shared
 def test_korean_header_lines_of_two_sizes_and_table_cells_join_as_printed():
     """normal_4pages: p1's header lines "발행처 국회입법조사처" (10 pt) / "발행인 ..." (9 pt) were
     joined without a space; p2's ruled-table cell lines "파라" / "티푸스" with one (the paragraph
@@ -67,6 +72,7 @@ def test_korean_header_lines_of_two_sizes_and_table_cells_join_as_printed():
     assert "분류 6) (이하 ‘KCD’라 함)" in "\n".join(e.text for e in document.elements if e.page == 2)
 
 
+@pytest.mark.shared
 def test_list_enumerators_reach_the_chunk_text():
     """layout-parser-paper-fast p1-2: the contributions "1." to "4." are in what a chunk
     embeds, not only in the list item's data."""

@@ -1,4 +1,4 @@
-"""Bombs cannot take the machine (issue 17, part 2): a memory cap per worker and a pixel cap for OCR.
+"""Bombs cannot take the machine: a memory cap per worker and a pixel cap for OCR.
 
 Both PDFs are written at test time: a one-page PDF whose content stream, deflated twice, is a
 few KB on disk and 1.5 GB inflated; and an empty page with a 20,000-inch MediaBox, which OCR
@@ -7,6 +7,7 @@ would render at gigapixels. Each is a failed item of a run that finishes and sto
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import sys
 import zlib
@@ -93,14 +94,12 @@ def test_a_page_too_large_to_render_is_refused_before_rendering():
         render_dpi(72 * 20_000, 72 * 20_000, 300)
 
 
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="Tesseract is not installed (install.sh installs it)")
 def test_an_empty_20000_inch_page_is_a_failed_item_not_a_gigapixel_render(tmp_path):
     from parsers.ocr.tesseract import check_ocr_available
     from parsers.settings import OcrSettings
 
-    try:
-        check_ocr_available(OcrSettings())
-    except Exception as error:  # noqa: BLE001
-        pytest.skip(f"Tesseract not installed: {error}")
+    check_ocr_available(OcrSettings())  # Tesseract is here: a probe that fails is a failure, not a skip
     folder = tmp_path / "in"
     make_pdf(folder / "good.pdf", "Good manual", ["Whitefly control with neem oil at 5 ml per litre."])
     side = str(72 * 20_000)

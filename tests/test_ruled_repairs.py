@@ -1,11 +1,11 @@
-"""Under-ruled grids repaired from their text (issue 13): booktabs body rows, bands of
+"""Under-ruled grids repaired from their text: booktabs body rows, bands of
 stacked numbers, open sides, and drawings that pose as grids. Pure functions on hand-built
 inputs first, then the ICDAR 2013 EU PDFs where each case was found."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import BENCH
+from conftest import BENCH, shared_file
 
 from parsers.tables.cells import grid_is_drawing, grid_to_rows
 from parsers.tables.rulings import edges_to_cell_grids
@@ -103,27 +103,30 @@ def _tables(name):
     from parsers import parse_pdf
 
     path = ICDAR / f"{name}.pdf"
-    if not path.exists():
-        pytest.skip(f"{path} not available")
+    shared_file(path)
     return [e for e in parse_pdf(path).elements if e.type.value == "table"]
 
 
+@pytest.mark.shared
 def test_icdar_eu016_booktabs_rows_have_their_five_cells():
     [table] = _tables("eu-016")
     assert ["Austria", "86.2", "13.8", "0", "3,375"] in table.rows
     assert ["United Kingdom", "24.0", "21.4", "54.6", "13,802"] in table.rows
 
 
+@pytest.mark.shared
 def test_icdar_eu017_country_box_on_page_1_is_no_table():
     assert [t.page for t in _tables("eu-017")] == [2]
 
 
+@pytest.mark.shared
 def test_icdar_eu008_body_rows_are_not_one_band():
     [table] = _tables("eu-008")
     assert ["Bulgaria", "2.3", "3.2", "5.5"] in table.rows
     assert ["Czech Republic", "8.8", "13.4", "22.2"] in table.rows
 
 
+@pytest.mark.shared
 def test_icdar_eu012_grids_without_outer_rules_keep_all_columns_and_no_notes():
     tables = _tables("eu-012")
     first = next(t for t in tables if t.caption and t.caption.startswith("Table 1"))

@@ -240,7 +240,7 @@ def test_a_schema_2_database_is_migrated_twin_parents_dropped_and_fts_rebuilt(tm
 
 
 # ---------------------------------------------------------------------------------------------
-# Look-alike documents (issue 15): two manuals with the same dose-table layout.
+# Look-alike documents: two manuals with the same dose-table layout.
 
 LOOKALIKE_PESTS = [
     ("Whitefly", "Pyriproxyfen 10 EC", "2 ml"),

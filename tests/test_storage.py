@@ -446,7 +446,7 @@ def test_bulk_writes_store_the_rows_the_orm_would(db, tmp_path):
 
 
 def test_a_new_document_is_stored_without_deletes_and_a_replaced_one_with_them(db, tmp_path):
-    """Issue 22: a new document has no content to delete (pages, elements and chunks need
+    """A new document has no content to delete (pages, elements and chunks need
     its `documents` row), so it costs one look-up and one insert per table; replacing it
     deletes the old rows first, and the result is the same as storing it once."""
     from sqlalchemy import event

@@ -1,4 +1,4 @@
-"""The pure functions of benchmarks/text_fidelity.py (issue 12's measurement), on hand-made text."""
+"""The pure functions of benchmarks/text_fidelity.py, on hand-made text."""
 
 from __future__ import annotations
 

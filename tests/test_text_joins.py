@@ -23,7 +23,7 @@ def test_soft_hyphen_at_a_line_end_is_a_break_point_too():
 
 
 def test_hyphen_before_a_capital_or_digit_is_kept_and_glued():
-    """Issue 12: "Non- GAAP", "2013- 2014" (3M), "Warden- Commander" (DA-619p) had a space."""
+    """ "Non- GAAP", "2013- 2014" (3M), "Warden- Commander" (DA-619p) had a space."""
     assert join_wrapped_lines(["the COVID-", "19 wave"]) == "the COVID-19 wave"  # digit follows
     assert join_wrapped_lines(["Yavatmal-", "Ralegaon road"]) == "Yavatmal-Ralegaon road"  # capital follows
     assert join_wrapped_lines(["call 1800-", "233-4000"]) == "call 1800-233-4000"  # digit precedes
@@ -37,7 +37,7 @@ def test_hyphen_before_a_capital_or_digit_is_kept_and_glued():
 
 
 def test_compounds_keep_their_line_end_hyphen():
-    """Issue 12: "non-normal" -> "nonnormal", "FAA-approved" -> "FAAapproved" and the like."""
+    """ "non-normal" -> "nonnormal", "FAA-approved" -> "FAAapproved" and the like."""
     cases = {
         ("non-", "normal"): "non-normal",
         ("FAA-", "approved"): "FAA-approved",

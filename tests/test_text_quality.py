@@ -127,6 +127,7 @@ def test_word_plausibility_does_not_judge_other_scripts_or_a_few_words():
     assert word_plausibility("Aaalggfitted fc-ugsx") is None
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_corpus_scan_with_a_garbage_ocr_layer_goes_to_ocr():
     """Before: pdf-with-ocr-text.pdf's invisible layer ("you Kill tee interested to knot") was

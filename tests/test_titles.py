@@ -38,6 +38,7 @@ def test_a_cjk_title_without_spaces_is_sensible():
     assert sensible_info_title({"Title": "菲达环保：关于公司2015年年度报告"}) == "菲达环保：关于公司2015年年度报告"
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("path", "junk"),
@@ -60,6 +61,7 @@ def test_the_display_title_never_comes_from_junk_metadata(path, junk):
     assert metadata["pdf_title"] == junk and "title" not in metadata
 
 
+@pytest.mark.shared
 @pytest.mark.slow
 def test_cupertino_title_is_the_agenda_heading():
     from ingest.pipeline.enrich import document_metadata, document_title

@@ -1,6 +1,6 @@
-"""The tokenizer's parsed rank table kept in the cache directory (issue 22, start-up CPU): made
+"""The tokenizer's parsed rank table kept in the cache directory (start-up CPU): made
 once, read back on later loads, the same tokens as tiktoken's own loader, and never trusted when
-damaged. Figures: docs/benchmarks.md, "Issue 22: one small PDF"."""
+damaged. Figures: docs/benchmarks.md, "One small PDF"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13 part 2: tables without rulings (statements with multi-row headers, signs in
+"""Tables without rulings (statements with multi-row headers, signs in
 their own columns, dot leaders, wrapped and indented row labels) and the title or unit
 line above a table as its caption. Pure functions on hand-built lines, then a page of a
 real 10-K (COSTCO_2021_10K.pdf p36, extracted to a temporary PDF) and ICDAR eu-012."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from conftest import BENCH, CORPUS, ROOT, pdf_pages
+from conftest import BENCH, CORPUS, ROOT, pdf_pages, shared_file
 
 from parsers.structure.captions import table_title_of
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
@@ -115,9 +115,7 @@ def test_a_section_heading_is_no_table_title():
 @pytest.fixture(scope="module")
 def costco_page(tmp_path_factory):
     pytest.importorskip("pypdfium2")
-    source = FINANCE / "COSTCO_2021_10K.pdf"
-    if not source.exists():
-        pytest.skip("FinanceBench PDFs not available")
+    source = shared_file(FINANCE / "COSTCO_2021_10K.pdf")
     from parsers import parse_pdf
 
     return parse_pdf(pdf_pages(source, 36, into=tmp_path_factory.mktemp("costco")))
@@ -170,9 +168,7 @@ def test_chunker_repeats_the_multi_row_header_in_every_piece(costco_page):
 
 
 def test_icdar_eu012_bar_chart_labels_are_no_table():
-    path = ICDAR / "eu-012.pdf"
-    if not path.exists():
-        pytest.skip("ICDAR 2013 EU not available")
+    path = shared_file(ICDAR / "eu-012.pdf")
     from parsers import parse_pdf
 
     assert [t.page for t in parse_pdf(path).elements if t.type == "table" and t.page == 3 and not t.data["ruled"]] == []
@@ -188,7 +184,7 @@ def test_contents_entries_with_dot_leaders_are_no_table():
 
 
 def test_two_column_prose_is_turned_down_before_any_column_search(monkeypatch):
-    """Issue 22: every line of a page of prose in two columns is two cells, so each run is
+    """Every line of a page of prose in two columns is two cells, so each run is
     tried from each of its lines in turn. Cells that long cannot be a table's: the runs are
     turned down from their cells alone, without the per-point column search (the two runs
     left are of short lines)."""
@@ -257,7 +253,7 @@ def test_tables_at_the_edge_of_the_long_cell_test_are_still_tables():
     assert lines_to_unruled_tables(run, em=8.0)
 
 
-# --- words broken across header lines, signs run into the next column, spreads (issue 12) ---
+# --- words broken across header lines, signs run into the next column, spreads ---
 
 
 def test_a_header_word_broken_over_two_lines_is_one_cell_where_the_stack_ends():
@@ -343,8 +339,7 @@ def test_a_tables_own_column_gap_is_no_gutter():
 
 def _page(tmp_path, source, page):
     pytest.importorskip("pypdfium2")
-    if not source.exists():
-        pytest.skip(f"{source} not available")
+    shared_file(source)
     from parsers import parse_pdf
 
     return parse_pdf(pdf_pages(source, page, into=tmp_path), {"ocr": {"mode": "never"}})
@@ -379,12 +374,12 @@ def test_generalmills_p83_every_sign_run_into_an_amount_goes_to_the_amount_after
     assert equity == ["$1,039.6", "$777.7", "$-", "$1,817.3", "$1,226.2", "$664.6", "$-", "$1,890.8"]
 
 
+@pytest.mark.shared
 def test_a_two_page_spread_is_read_as_two_pages_not_one_table():
     """docling-gt table_mislabeled_as_picture.pdf: a spread whose two pages' answer lists
     lined up as one table; "witness-" / "es" and "practic-" / "ing" were cut into it."""
     source = BENCH / "docling-gt" / "table_mislabeled_as_picture.pdf"
-    if not source.exists():
-        pytest.skip(f"{source} not available")
+    shared_file(source)
     from parsers import parse_pdf
 
     document = parse_pdf(source, {"ocr": {"mode": "never"}})
@@ -458,6 +453,7 @@ def test_adobe_p55_statement_with_long_labels_is_one_table_with_its_wrapped_labe
     assert not any(e.type == "paragraph" and "available" in e.text for e in document.elements)
 
 
+@pytest.mark.shared
 def test_chelsea_p19_bar_chart_labels_are_no_table(tmp_path):
     document = _page(tmp_path, CORPUS / "chelsea_pdta.pdf", 19)
     assert not any(e.type == "table" and "SÉCURITAIRE" in e.text for e in document.elements)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from conftest import BENCH
+from conftest import BENCH, shared_file
 
 from ingest.contracts.elements import ElementType
 from parsers.structure.elements import block_to_element
@@ -47,6 +47,7 @@ def glued_function_words(reference: list[str], words: list[str]) -> list[str]:
     return [w for w in words if w not in known and w in pairs]
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize(
     ("name", "index"),
     [("3M_2018_10K.pdf", 10), ("CORNING_2022_10K.pdf", 0), ("CORNING_2022_10K.pdf", 8)],
@@ -55,8 +56,7 @@ def test_no_function_word_is_glued_on_10k_pages_set_in_times(name, index):
     """3M and Corning draw no spaces; the Times "f" (italic too) overhangs, so a fixed glyph
     gap glued "ofthe", "ofregistrant", "ofjust", "tofluctuations"."""
     path = BENCH / "financebench-dev" / name
-    if not path.exists():
-        pytest.skip(f"{path} not present")
+    shared_file(path)
     reference, words = page_words(path, index)
     assert glued_function_words(reference, words) == []
     assert len(words) > 0.95 * len(reference)
@@ -76,9 +76,9 @@ def test_a_space_glyph_the_font_maps_to_a_line_feed_is_a_word_space():
 
 
 def _every_pdf() -> list:
-    from conftest import CORPUS
+    from conftest import CORPUS, shared_pdfs
 
-    return sorted(CORPUS.glob("*.pdf")) + sorted(BENCH.glob("*/*.pdf"))
+    return shared_pdfs(sorted(CORPUS.glob("*.pdf")) + sorted(BENCH.glob("*/*.pdf")), "PDFs in ../shared")
 
 
 @pytest.mark.slow
@@ -150,10 +150,10 @@ def test_a_footnote_mark_ends_before_an_opening_bracket_and_keeps_a_closing_comm
     assert parsed_lines(tmp_path, mark.format(", then")) == ["Codes 6), then"]
 
 
+@pytest.mark.shared
 def test_arabic_words_are_read_whole_in_logical_order():
     path = BENCH / "docling-gt" / "right_to_left_03.pdf"
-    if not path.exists():
-        pytest.skip(f"{path} not present")
+    shared_file(path)
     reference, words = page_words(path, 0)
     assert set(words) >= {"شرکت", "بورس", "ايران"}
     split = [w for w in words if len(w) == 1 and "\u0600" <= w <= "\u06ff"]
@@ -175,14 +175,14 @@ def test_enumerators_stay_in_list_item_text_bullets_do_not():
     assert bullet.text == "Mix the seed" and bullet.data["marker"] == "•"
 
 
+@pytest.mark.shared
 def test_pdfium_space_is_not_taken_in_a_font_without_a_space_glyph():
     """code_and_formula's listing places every glyph on its own in a font without a space
     glyph; pdfium puts a space in "console .log" there, which must not be taken."""
     from conftest import CORPUS
 
     path = CORPUS / "code_and_formula.pdf"
-    if not path.exists():
-        pytest.skip(f"{path} not present")
+    shared_file(path)
     _, words = page_words(path, 0)
     assert "console.log(add(3" in words
 
@@ -206,14 +206,14 @@ def test_a_drawn_space_inside_the_glyph_before_it_is_no_word_break():
     assert [s.text for s in chars_to_segments(right_to_left)] == ["ب ا"]
 
 
+@pytest.mark.shared
 def test_the_ocr_layer_of_a_chinese_scan_keeps_full_width_letters_with_their_figures():
     from conftest import CORPUS
 
     from parsers import parse_pdf
 
     path = CORPUS / "pr-136-example.pdf"
-    if not path.exists():
-        pytest.skip(f"{path} not present")
+    shared_file(path)
     document = parse_pdf(path, {"ocr": {"mode": "never"}})
     text = " ".join(e.text for e in document.elements if e.page == 2)
     assert "小E14 司商" in text and "小Eis 间商" in text  # was "小E 14 司商", "小E is 间商"

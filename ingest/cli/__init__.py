@@ -22,7 +22,7 @@ container objects instead of every 700 (`COLLECTOR_THRESHOLD`). Why: starting up
 (typer, pydantic, SQLAlchemy, the parser, the tokenizer) creates ~150,000 objects that live as
 long as the process, and with the default the collector walked them again and again: 180 young,
 16 middle and 1 full pass, 0.15-0.18 s of CPU, a tenth of `ingest run` on one small PDF, for
-nothing to free (issue 22; docs/benchmarks.md). Reference counting still frees every object that
+nothing to free (docs/benchmarks.md). Reference counting still frees every object that
 is not in a cycle at once, so at most 100,000 objects of cyclic garbage wait for a pass. A
 document's own work runs with the collector paused anyway (`ingest.pipeline.document`). Library
 users (`ingest.api`) keep their own settings: only the command line sets this.

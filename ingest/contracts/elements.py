@@ -20,7 +20,8 @@ ELEMENT_SEPARATOR = "\n\n"
 
 
 class ElementType(str, Enum):
-    title = "title"
+    # the member `title` shadows `str.title`: the stored value is the contract, so it stays
+    title = "title"  # type: ignore[assignment]
     paragraph = "paragraph"
     list_item = "list_item"
     table = "table"
