@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from parsers.structure.captions import caption_of, names_statement, table_title_of
 from parsers.structure.lists import LIST_MARKER, split_marker
 from parsers.structure.toc import is_toc_heading, toc_level
-from parsers.textlayer.blocks import Block
+from parsers.textlayer.blocks import Block, is_monospace
 
 TITLE_RATIO = 1.3
 #: A document title starts above this (points from the top of page 1, ~60 % of A4 or Letter):
@@ -372,6 +372,12 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
       Gandhi"), or it is a short line set smaller than that passage and closer to it than one
       of the passage's lines (reliance.pdf p2: the 8.5 pt bold "Shri Dhirubhai H. Ambani" under
       a 12 pt quote). A heading stands apart from what comes before it;
+    - "code": set in typewriter type (every line monospaced, `blocks.is_monospace`) and either
+      shaped like code (`_CODE_MARK`: an operator, a bracket, a quoted literal, an identifier
+      joined by "_") or next to another monospaced block: a line of a code listing. A manual
+      sets its examples (SQL statements, commands) in a monospaced face, often larger or bolder
+      than its prose, one statement per line with space between; they state what to type, they
+      open no section;
     - "contact label": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a block
       holding contact details (`CONTACT`): "Investor Contacts:" over "Jessica Moore
       RA-JJCUS-InvestorRel@ITS.JNJ.com" labels whom to call; as a heading it stayed open over
@@ -401,6 +407,8 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
         return "figure label"
     if previous is not None and _signs_passage_above(previous, block):
         return "attribution"
+    if _is_code(block) and (_CODE_MARK.search(text) or _is_code(previous) or _is_code(following)):
+        return "code"
     if (
         following is not None
         and following.kind == "paragraph"
@@ -417,6 +425,16 @@ def context_rejects_heading(previous: Block | None, block: Block, following: Blo
     ):
         return "contact label"
     return None
+
+
+#: Code, not words: an operator or bracket ("= 1", "f(x)", "{"), a quoted literal ("'D11'"),
+#: or an identifier joined by an underscore ("HR_ROWS", "SESSION_USER").
+_CODE_MARK = re.compile(r"[=(){}\[\];<>]|'[^']*'|\w_\w")
+
+
+def _is_code(block: Block | None) -> bool:
+    """Every line of `block` set in a monospaced face (`blocks.is_monospace`)."""
+    return block is not None and block.kind in ("paragraph", "list_item") and all(is_monospace(l) for l in block.lines)
 
 
 #: An attribution has at most this many words ("Shri Dhirubhai H. Ambani", "— Chairman's letter, 2021").

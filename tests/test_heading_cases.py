@@ -1,0 +1,68 @@
+"""Headings on case PDFs of one kind of document each (tests/pdfs/make_<case>.py), against
+the truth written beside them: the headings a reader sees, and where each sits in the tree.
+
+Heading paths are built as the chunker builds them: a level -> heading map, deeper levels
+dropped at each heading."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ingest.contracts.elements import ElementType
+from parsers.pdf import parse_pdf
+
+PDFS = Path(__file__).resolve().parent / "pdfs"
+
+
+def _case(name: str):
+    return parse_pdf(PDFS / f"{name}.pdf"), json.loads((PDFS / f"{name}.truth.json").read_text())
+
+
+def _headings(document) -> list[tuple[int | None, str]]:
+    return [(e.heading_level, e.text) for e in document.elements if e.type == ElementType.title]
+
+
+def _paths(document) -> dict[str, list[str]]:
+    """Each heading's text -> its heading path (its ancestors, then itself)."""
+    open_levels: dict[int, str] = {}
+    paths = {}
+    for level, text in _headings(document):
+        level = level or 1
+        open_levels = {k: v for k, v in open_levels.items() if k < level}
+        open_levels[level] = text
+        paths[text] = [open_levels[k] for k in sorted(open_levels)]
+    return paths
+
+
+@pytest.fixture(scope="module")
+def paper():
+    return _case("two_column_numbered_paper")
+
+
+def test_paper_bold_numbered_headings_in_tex_fonts_are_found(paper):
+    document, truth = paper
+    assert [text for _, text in _headings(document)] == [h["text"] for h in truth["headings"]]
+
+
+def test_paper_subsections_nest_under_their_section(paper):
+    document, _ = paper
+    paths = _paths(document)
+    assert paths["5.2 Training Details"][-2:] == ["5 Experiments", "5.2 Training Details"]
+    assert paths["6.1 Layout Detection"][-2:] == ["6 Results", "6.1 Layout Detection"]
+
+
+@pytest.fixture(scope="module")
+def manual():
+    return _case("manual_code_listing")
+
+
+def test_manual_code_listing_lines_are_not_headings(manual):
+    document, truth = manual
+    headings = [text for _, text in _headings(document)]
+    assert headings == [h["text"] for h in truth["headings"]]
+    body = "\n".join(e.text for e in document.elements if e.type == ElementType.paragraph)
+    for line in truth["code_lines"]:
+        assert line in body
