@@ -66,3 +66,9 @@ def test_manual_code_listing_lines_are_not_headings(manual):
     body = "\n".join(e.text for e in document.elements if e.type == ElementType.paragraph)
     for line in truth["code_lines"]:
         assert line in body
+
+
+def test_scanned_handbook_bold_part_names_are_headings():
+    document, truth = _case("scanned_handbook")
+    found = [(e.page, e.text) for e in document.elements if e.type == ElementType.title]
+    assert found == [(h["page"], h["text"]) for h in truth["headings"]]
