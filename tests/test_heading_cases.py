@@ -72,3 +72,20 @@ def test_scanned_handbook_bold_part_names_are_headings():
     document, truth = _case("scanned_handbook")
     found = [(e.page, e.text) for e in document.elements if e.type == ElementType.title]
     assert found == [(h["page"], h["text"]) for h in truth["headings"]]
+
+
+def test_filing_headings_nest_by_their_numbering():
+    """PART > Item > Note, and the bold subsection under its Note, all set in one bold type."""
+    document, truth = _case("filing_numbered_parts")
+    paths = _paths(document)
+    assert [text for _, text in _headings(document)] == [h["text"] for h in truth["headings"]]
+    for heading in truth["headings"]:
+        assert paths[heading["text"]] == heading["path"], heading["text"]
+
+
+def test_outline_leads_and_type_fills_in_below_it():
+    """Bookmarked sections nest as the outline says; larger unbookmarked box titles stay inside them."""
+    document, truth = _case("outlined_report")
+    paths = _paths(document)
+    for heading in truth["headings"]:
+        assert paths[heading["text"]] == heading["path"], heading["text"]

@@ -29,7 +29,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from parsers.structure.captions import caption_of, names_statement, table_title_of
+from parsers.structure.heading_levels import (
+    NUMBERED,
+    headings_to_levels,
+    numbering_depth,
+    outline_key,
+    style_of,
+)
 from parsers.structure.lists import LIST_MARKER, split_marker
+from parsers.structure.settings import DEFAULT_STRUCTURE_SETTINGS, StructureSettings
 from parsers.structure.toc import is_toc_heading, toc_level
 from parsers.textlayer.blocks import Block, is_monospace
 
@@ -37,24 +45,6 @@ TITLE_RATIO = 1.3
 #: A document title starts above this (points from the top of page 1, ~60 % of A4 or Letter):
 #: display type lower on a cover is a slogan (reliance.pdf p1's 110 pt "We Care" at 581 pt).
 TITLE_MAX_TOP = 500.0
-NUMBERED = re.compile(
-    r"^\s*(?:(?:chapter|section|part|appendix|annex|अध्याय|भाग)\s+(?P<word>[\dIVXA-Z]+)"
-    r"|(?P<num>\d{1,2}(?:\.\d{1,2}){0,4})\.?(?=\s+\S)|(?P<alpha>[A-Z](?:\.\d{1,2}){1,3})\.?(?=\s+\S)|[A-Z][.)](?=\s+\S)"
-    r"|(?P<roman>[IVX]{1,5})\.(?=\s+\S))",
-    re.IGNORECASE,
-)
-
-
-def numbering_depth(text: str) -> int | None:
-    """1 for "2 Intro", "A. Intro", "Chapter 3"; 2 for "2.1 Scope"; None when unnumbered."""
-    match = NUMBERED.match(text)
-    if not match:
-        return None
-    if match.group("num"):
-        return match.group("num").count(".") + 1
-    if match.group("alpha"):
-        return match.group("alpha").count(".") + 1
-    return 1
 
 
 @dataclass(frozen=True)
@@ -122,10 +112,6 @@ def emphasised(block: Block, bold_body_font: str | None = None) -> float:
     if bold_body_font is not None and _main_font(block) == bold_body_font:
         return 0.0
     return block.bold
-
-
-def _style(block: Block) -> tuple[float, bool]:
-    return (round(block.size * 2) / 2, block.bold >= 0.5)
 
 
 #: An amount written with thousands separators: "1,186", "2,32,822" (Indian grouping),
@@ -498,13 +484,15 @@ def blocks_to_headings(
     body_size: float,
     outline: list[tuple[int, str, int]],
     bold_body_font: str | None = None,
+    settings: StructureSettings = DEFAULT_STRUCTURE_SETTINGS,
 ) -> str | None:
     """Mark heading blocks (`kind = "title"`, `level`) and return the document title.
 
     `blocks` are (page number, block) in reading order; `outline` is (level from 0,
     title, page number or 0) from the PDF bookmarks. Blocks already of kind "title" (run-in
     leads, `heading_blocks.blocks_to_run_in_split`) are headings; others are judged here.
-    `body_size` and `bold_body_font` are the running text's type (`prose_body_type`).
+    `body_size` and `bold_body_font` are the running text's type (`prose_body_type`). Levels:
+    `heading_levels.headings_to_levels` (outline, then numbering, then type).
     """
     blocks_order = {id(b): i for i, (_, b) in enumerate(blocks)}
     text_right: dict[int, float] = {}
@@ -522,16 +510,16 @@ def blocks_to_headings(
         elif numbered_line_is_heading(block, following, body_size, bold_body_font):
             headings.append((page, block))
     headings.sort(key=lambda item: blocks_order[id(item[1])])
-    outline_keys = {_key(title): (level, page) for level, title, page in outline if _key(title)}
+    outline_keys = {outline_key(title): (level, page) for level, title, page in outline if outline_key(title)}
     chosen = {id(b) for _, b in headings}
     for page, block in blocks:
         if block.kind == "paragraph" and id(block) not in chosen and heading_shape_ok(block.text):
-            hit = outline_keys.get(_key(block.text))
+            hit = outline_keys.get(outline_key(block.text))
             if hit and hit[1] in (0, page):
                 headings.append((page, block))
     outline_pages: dict[str, set[int]] = defaultdict(set)
     for _, title, page in outline:
-        outline_pages[_key(title)].add(page)
+        outline_pages[outline_key(title)].add(page)
     elsewhere = {id(b) for page, b in headings if _outline_elsewhere(b, page, outline_pages)}
     for _, block in headings:
         if id(block) in elsewhere:
@@ -542,24 +530,9 @@ def blocks_to_headings(
     contents = _contents_headings(blocks)
     headings = [(page, b) for page, b in headings if id(b) not in contents]  # ranked; contents placed last
     title_block = _document_title(headings, body_size)
-    offset = 1 if title_block is not None else 0
-    styles = sorted({_style(b) for _, b in headings if b is not title_block}, key=lambda s: (-s[0], not s[1]))
-    depth_of_style: dict[tuple[float, bool], Counter] = defaultdict(Counter)
+    levels = headings_to_levels([b for _, b in headings], title_block, outline, settings)
     for _, block in headings:
-        depth = numbering_depth(block.text)
-        if depth and block is not title_block:
-            depth_of_style[_style(block)][depth] += 1
-    for _, block in headings:
-        if block is title_block:
-            block.level = 1
-            continue
-        depth = numbering_depth(block.text)
-        if depth is None and depth_of_style.get(_style(block)):
-            depth = depth_of_style[_style(block)].most_common(1)[0][0]
-        if depth is None:
-            depth = _unnumbered_depth(_style(block), styles, depth_of_style)
-        block.level = depth + offset
-    _apply_outline(headings, outline_keys, title_block, offset)
+        block.level = levels[id(block)]
     _add_table_page_titles(blocks, bold_body_font)
     _place_contents_headings(blocks, contents)
     return title_block.text if title_block is not None else None
@@ -661,18 +634,6 @@ def _place_contents_headings(blocks: list[tuple[int, Block]], contents: set[int]
             block.level = toc_level(following.level if following is not None else None)
 
 
-def _unnumbered_depth(style, styles, depth_of_style) -> int:
-    """Rank among styles; placed above the numbered levels when larger than all of them."""
-    numbered_styles = [s for s in styles if depth_of_style.get(s)]
-    if not numbered_styles:
-        return styles.index(style) + 1
-    larger = [s for s in numbered_styles if (s[0], s[1]) > (style[0], style[1])]
-    if not larger:
-        return 1
-    nearest = min(larger, key=lambda s: (s[0], s[1]))
-    return depth_of_style[nearest].most_common(1)[0][0] + 1
-
-
 def _document_title(headings: list[tuple[int, Block]], body_size: float) -> Block | None:
     first_page = [(b.size, -b.bbox[1], b) for page, b in headings if page == 1 and b.bbox[1] < TITLE_MAX_TOP]
     if not first_page:
@@ -680,12 +641,8 @@ def _document_title(headings: list[tuple[int, Block]], body_size: float) -> Bloc
     size, _, block = max(first_page, key=lambda t: (t[0], t[1]))
     if size < TITLE_RATIO * body_size or numbering_depth(block.text):
         return None
-    others = [b for _, b in headings if b is not block and abs(b.size - size) < 0.5 and _style(b) == _style(block)]
+    others = [b for _, b in headings if b is not block and abs(b.size - size) < 0.5 and style_of(b) == style_of(block)]
     return block if not others else None
-
-
-def _key(text: str) -> str:
-    return re.sub(r"\W+", "", text.casefold())[:80]
 
 
 #: A bookmark's page and the page of the heading it names may differ by this many pages (a
@@ -698,20 +655,8 @@ def _outline_elsewhere(block: Block, page: int, outline_pages: dict[str, set[int
     contents line or a mention, not the section's heading. VERIZON_2022_10K.pdf's contents page
     ends with a bold "Certifications"; taken as the heading of that name, it got the bookmark's
     level and stayed open, as the parent of every Item, until the real one 120 pages later."""
-    pages = outline_pages.get(_key(block.text)) if _key(block.text) else None
+    pages = outline_pages.get(outline_key(block.text)) if outline_key(block.text) else None
     return bool(pages) and 0 not in pages and all(abs(p - page) > OUTLINE_PAGE_SLACK for p in pages)
-
-
-def _apply_outline(headings, outline_keys, title_block, offset) -> None:
-    if len(outline_keys) < 2:
-        return
-    title_in_outline = title_block is not None and _key(title_block.text) in outline_keys
-    for _, block in headings:
-        if block is title_block:
-            continue
-        hit = outline_keys.get(_key(block.text))
-        if hit:
-            block.level = hit[0] + 1 + (0 if title_in_outline else offset)
 
 
 # One decider for OCR'd lines too: parsers/ocr/layout.py measures the evidence (a line's size
