@@ -36,8 +36,8 @@ RUN_IN_MAX_WORDS = 8
 #: ... and the paragraph it leads has at least this many words after it (prose, not a form's "Dose: 2 g").
 RUN_IN_MIN_REST_WORDS = 6
 #: A lead repeated this often in the document is a field label of a form or a repeated record
-#: ("Proposition : ...", "Synthèse du résultat : ..." on every page of chelsea_pdta.pdf's
-#: consultation report), not a section heading: its paragraphs stay whole.
+#: ("Proposition : ...", "Synthèse du résultat : ..." on every page of a public consultation's
+#: report), not a section heading: its paragraphs stay whole.
 RUN_IN_MAX_REPEATS = 3
 #: Font names that are bold although pdfium's weight and flags say regular (TeX's CMBX).
 _HEAVY_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|cmb\d|-bd|,b$", re.IGNORECASE)
@@ -143,14 +143,16 @@ def blocks_to_run_in_split(blocks: list[tuple[int, Block]]) -> list[tuple[int, B
 
 
 def _split_at_section_labels(block: Block) -> list[Block]:
-    """A paragraph of bold lines (at most `LABEL_SPLIT_MAX_LINES`) cut before each line after
-    the first that opens with a section label (`heading_levels.section_label`): a filing sets
+    """A paragraph of bold lines (at most `LABEL_SPLIT_MAX_LINES`) opening with a section label,
+    cut before each later line that opens with one too (`heading_levels.section_label`): a filing sets
     "PART II" and "Item 5. Market for Registrant's Common Equity" one above the other as
     tightly as the lines of one heading, but each opens its own section, the Item inside the
     Part. Other blocks come back whole (a one-element list)."""
     if block.kind != "paragraph" or not 1 < len(block.lines) <= LABEL_SPLIT_MAX_LINES:
         return [block]
     if not all(_segments_style([s for s in line.segments if s.text.strip()])[1] for line in block.lines):
+        return [block]
+    if section_label(block.lines[0].text.strip()) is None:
         return [block]
     parts: list[list[Line]] = [[block.lines[0]]]
     for line in block.lines[1:]:
@@ -179,8 +181,8 @@ def _bottom_style(block: Block) -> tuple[float, bool, str, float]:
 def _top_style(block: Block) -> tuple[float, bool, str]:
     """(size, bold, font) of the block's first line: the line that would continue a heading
     above. A block is not one style throughout when a line that goes on joined lines of two
-    weights (`text_joins.line_goes_on`: COSTCO 2021 10-K p63's "(Case No. 19-" in bold,
-    "2-15514-1)" regular)."""
+    weights (`text_joins.line_goes_on`: a 10-K's legal proceedings with "(Case No. 19-" in
+    bold, "2-15514-1)" regular)."""
     return _segments_style([s for s in block.lines[0].segments if s.text.strip()])
 
 
@@ -202,12 +204,12 @@ def continues_heading(upper: Block, lower: Block) -> bool:
     directly below (gap under 0.8 of a line's height, and no larger than the spacing between
     `upper`'s own lines), aligned with it (`lines_aligned`), and `upper` does not end like a
     finished label or sentence. When `upper` ends in a word broken by a line-end hyphen and `lower` starts in lower case
-    ("Stock Mar-" / "ket Participation", eu-027 p2), the word goes on below: a gap up to
+    ("Stock Mar-" / "ket Participation" in a statistical report's display heading), the word goes on below: a gap up to
     `BROKEN_WORD_GAP` line heights is allowed (display type set with wide leading).
 
     The alignment and spacing tests keep two complete headings apart: "4. Demande de
     démolition pour le 1069, boulevard ..." (left, x0 71 pt) over a centred "Résolution
-    DM-2023-001" (x0 242 pt) in the same bold type are two headings (2023-06-20-PV.pdf p1)."""
+    DM-2023-001" (x0 242 pt) in the same bold type are two headings (council minutes)."""
     if upper.kind != "paragraph" or lower.kind != "paragraph":
         return False
     if upper.text.rstrip().endswith(_ENDS_COMPLETE) or LIST_MARKER.match(lower.lines[0].text):
@@ -236,18 +238,19 @@ def _breaks_word(upper: str, lower: str) -> bool:
 
 def _starts_something_else(upper: Block, lower: Block) -> bool:
     """`lower` is not the rest of `upper` although set in its type and place: it ends with ":"
-    or starts with a number, a field label or a section label ("Item 7.", "Note 8 -",
-    `heading_levels.section_label`: a label or heading of its own), or `upper` is a
-    numbered heading already on two or more lines whose last line ends in a number (complete).
+    or starts with a number or a field label (a label or heading of its own), both open with a
+    section label ("PART II" over "Item 7.", `heading_levels.section_label`: two sections, the
+    second inside the first), or `upper` is a numbered heading already on two or more lines
+    whose last line ends in a number (complete).
 
-    cupertino_usd_4-6-16.pdf p1: "2.1 Public Employee Performance Evaluation – Pursuant to
+    A school board agenda's "2.1 Public Employee Performance Evaluation – Pursuant to
     Government Code" / "Section 54957" is one heading; the label "District Representatives:"
-    set below it at the same indent is not part of it (issue 14)."""
+    set below it at the same indent is not part of it."""
     first = lower.lines[0].text.strip()
     if lower.text.rstrip().endswith(":") or _NUMBERED_LEAD.match(first) or _LABEL_LEAD.match(first):
         return True
-    if section_label(first) is not None:
-        return True  # "PART II" over "Item 7. Management's ...": each label opens its own section
+    if section_label(first) is not None and section_label(upper.lines[0].text.strip()) is not None:
+        return True
     numbered = bool(_NUMBERED_LEAD.match(upper.text.strip()))
     return numbered and len(upper.lines) >= 2 and bool(_ENDS_NUMBER.search(upper.lines[-1].text.strip()))
 

@@ -9,8 +9,8 @@ says how its sections nest in three ways, and the more explicit one leads:
    other heading goes below the outline's deepest level, keeping its own order there. A heading
    the author did not bookmark never closes a bookmarked section.
 2. Its numbering (`numbering_to_levels`): section labels ("PART II", "Item 7.", "Note 7 -",
-   "Chapter 3") rank by their first appearance, the outermost first, so a 10-K's PART > Item >
-   Note nest whatever their type (a filing sets all three in bold at the body size); a decimal
+   "Chapter 3") rank by what they name (`LABEL_TIER`), so a 10-K's PART > Item > Note nest
+   whatever their type (a filing sets all three in bold at the body size); a decimal
    number ("3.1") nests under the heading numbered by its prefix ("3", "Chapter 3"), or under the
    open section label; an unnumbered heading set no larger than the section label above it is
    that section's subsection ("Goodwill impairment testing" under "Note 7 - Goodwill").
@@ -34,13 +34,33 @@ NUMBERED = re.compile(
     re.IGNORECASE,
 )
 #: A section label with its number: "PART II", "Item 7.", "Item 1A.", "Note 7 - Goodwill",
-#: "Chapter 3", "Article 12", "Schedule B". The label word names the level: a document that
-#: uses several nests them in the order they first appear (PART > Item > Note in a filing).
+#: "Chapter 3", "Article 12", "Schedule B". The label word names the level (`LABEL_TIER`).
 SECTION_LABEL = re.compile(
     r"^\s*(?P<label>part|chapter|section|article|item|note|appendix|annex|schedule|exhibit|अध्याय|भाग)"
     r"\s+(?P<number>\d{1,3}(?:\.\d{1,2})*[A-Z]?|[IVXLC]{1,6}|[A-Z])(?=$|[\s.:\-–—)])",
     re.IGNORECASE,
 )
+
+
+#: How deep each section label sits, outermost 0: a Part holds Chapters, a Chapter Articles,
+#: an Article Sections; a filing's PART holds Items and an Item (8, the statements) its Notes;
+#: appendices and annexes stand beside chapters, schedules and exhibits beside the notes. The
+#: labels a document uses are ranked by these tiers (a 10-K: PART 1, Item 2, Note 3), whatever
+#: comes first on its pages (a cover page or a contents line may show an Item before a Part).
+LABEL_TIER = {
+    "part": 0,
+    "भाग": 0,
+    "chapter": 1,
+    "अध्याय": 1,
+    "appendix": 1,
+    "annex": 1,
+    "article": 2,
+    "section": 3,
+    "item": 3,
+    "note": 4,
+    "schedule": 4,
+    "exhibit": 4,
+}
 
 
 def numbering_depth(text: str) -> int | None:
@@ -114,13 +134,11 @@ def numbering_to_levels(headings: list[Block], typographic: dict[int, int]) -> d
     """Levels (from 1) per block id, by the numbering the headings declare (module docstring,
     2.), falling back to `typographic` depths where a heading declares nothing. Documents
     without section labels keep their typographic depths."""
-    ranks: dict[str, int] = {}
-    for block in headings:
-        label = section_label(block.text)
-        if label is not None and label[0] not in ranks:
-            ranks[label[0]] = len(ranks) + 1
-    if not ranks:
+    used = {label[0] for block in headings if (label := section_label(block.text)) is not None}
+    if not used:
         return dict(typographic)
+    tiers = sorted({LABEL_TIER[label] for label in used})
+    ranks = {label: tiers.index(LABEL_TIER[label]) + 1 for label in used}
     levels: dict[int, int] = {}
     # open headings, outermost first: (level, number or None, block, labelled)
     stack: list[tuple[int, str | None, Block, bool]] = []
@@ -151,7 +169,7 @@ def numbering_to_levels(headings: list[Block], typographic: dict[int, int]) -> d
 
 
 def outline_leads(
-    headings: list[Block], outline: list[tuple[int, str, int]], settings: StructureSettings
+    headings: list[tuple[int, Block]], outline: list[tuple[int, str, int]], settings: StructureSettings
 ) -> dict[str, int] | None:
     """Outline key -> depth (from 0) when the outline leads the heading tree: at least
     `settings.outline_lead_min_matches` headings are named by its entries, and at least
@@ -164,32 +182,61 @@ def outline_leads(
             keys[key] = depth
     if not keys:
         return None
-    matched = {outline_key(b.text) for b in headings} & set(keys)
+    matched = {key for page, b in headings if (key := _entry_of(b, page, outline, keys, settings)) is not None}
     if len(matched) < settings.outline_lead_min_matches or len(matched) < settings.outline_lead_min_share * len(keys):
         return None
     return keys
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
+
+
+def _entry_of(
+    block: Block, page: int, entries: list[tuple[int, str, int]], keys: dict[str, int], settings: StructureSettings
+) -> str | None:
+    """The key of the outline entry naming `block` (on `page`): the entry of that very text, or
+    the longest entry on the same page (within `settings.outline_page_slack` pages) whose
+    words the heading's text starts with. A heading joined with a tag or the line under it
+    ("Dragon Dragonlings" for the bookmark "Dragon", "Item 8. Financial Statements and
+    Supplementary Data Report of Independent ...") is still that entry's heading."""
+    key = outline_key(block.text)
+    if key in keys:
+        return key
+    words = _words(block.text)
+    found = [
+        title
+        for _, title, entry_page in entries
+        if entry_page
+        and abs(entry_page - page) <= settings.outline_page_slack
+        and (title_words := _words(title))
+        and words[: len(title_words)] == title_words
+    ]
+    return outline_key(max(found, key=len)) if found else None
+
+
 def headings_to_levels(
-    headings: list[Block],
+    headings: list[tuple[int, Block]],
     title_block: Block | None,
     outline: list[tuple[int, str, int]],
     settings: StructureSettings = DEFAULT_STRUCTURE_SETTINGS,
 ) -> dict[int, int]:
-    """Level per block id for `headings` (in reading order): the document title 1, the others
+    """Level per block id for `headings` ((page, block) in reading order): the document title 1, the others
     from 2 when there is a title, from 1 when not, by outline, numbering and type (module
     docstring). `outline` is (depth from 0, title, page or 0) from the PDF's bookmarks."""
-    body = [b for b in headings if b is not title_block]
+    paged = [(page, b) for page, b in headings if b is not title_block]
+    body = [b for _, b in paged]
     offset = 1 if title_block is not None else 0
     levels = numbering_to_levels(body, _typographic_depth(body))
     levels = {key: level + offset for key, level in levels.items()}
-    keys = outline_leads(body, outline, settings)
+    keys = outline_leads(paged, outline, settings)
     if keys is not None:
         title_in_outline = title_block is not None and outline_key(title_block.text) in keys
         shift = 1 + (0 if title_in_outline else offset)
         deepest = max(keys.values()) + shift
-        for block in body:
-            depth = keys.get(outline_key(block.text))
+        for page, block in paged:
+            entry = _entry_of(block, page, outline, keys, settings)
+            depth = keys[entry] if entry is not None else None
             levels[id(block)] = depth + shift if depth is not None else deepest + levels[id(block)] - offset
     elif len({k for _, t, _ in outline if (k := outline_key(t))}) >= 2:
         _confirm_by_outline(body, outline, title_block, offset, levels)

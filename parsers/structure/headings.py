@@ -28,22 +28,18 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from parsers.structure.captions import caption_of, names_statement, table_title_of
-from parsers.structure.heading_levels import (
-    NUMBERED,
-    headings_to_levels,
-    numbering_depth,
-    outline_key,
-    style_of,
-)
+from parsers.structure.captions import names_statement, table_title_of
+from parsers.structure.heading_context import SENTENCE_END, context_rejects_heading
+from parsers.structure.heading_levels import headings_to_levels, numbering_depth, outline_key, style_of
+from parsers.structure.heading_shape import display_is_figure, heading_shape_ok, is_prose
 from parsers.structure.lists import LIST_MARKER, split_marker
 from parsers.structure.settings import DEFAULT_STRUCTURE_SETTINGS, StructureSettings
 from parsers.structure.toc import is_toc_heading, toc_level
-from parsers.textlayer.blocks import Block, is_monospace
+from parsers.textlayer.blocks import Block
 
 TITLE_RATIO = 1.3
 #: A document title starts above this (points from the top of page 1, ~60 % of A4 or Letter):
-#: display type lower on a cover is a slogan (reliance.pdf p1's 110 pt "We Care" at 581 pt).
+#: display type lower on a cover is a slogan (an annual report's 110 pt motto near the foot).
 TITLE_MAX_TOP = 500.0
 
 
@@ -53,9 +49,9 @@ class BodyType:
 
     `size`: points, in 0.5 pt steps. `bold_font`: the running text's font name when that
     font itself reads as bold (pdfium's weight or flags say bold for most of its characters):
-    a block in that font at body size is body text, not emphasis (GENERALMILLS_2020_10K.pdf
-    sets every paragraph in a font flagged bold; each bold line then was a heading, lead-in
-    sentences and table column labels included). None when the body is regular."""
+    a block in that font at body size is body text, not emphasis (some filings set every
+    paragraph in a font flagged bold; each bold line then was a heading, lead-in sentences and
+    table column labels included). None when the body is regular."""
 
     size: float
     bold_font: str | None = None
@@ -72,8 +68,8 @@ def prose_body_type(blocks: list[tuple[int, Block]], fallback_size: float) -> Bo
     carrying the most characters at that size (`BodyType.bold_font` when it reads as bold).
 
     Tables are blocks of their own and never counted: counted over every character, a 10-K's
-    8 pt tables outweighed its 10 pt prose (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf: 6 pt table
-    text against 10.6 pt prose), so every prose line was "larger than the body" and the levels
+    8 pt tables outweighed its 10 pt prose (an earnings release: 6 pt table text against
+    10.6 pt prose), so every prose line was "larger than the body" and the levels
     shifted. `fallback_size` (the size over all characters) is kept when there is no such prose."""
     sizes: Counter = Counter()
     fonts: dict[float, Counter] = defaultdict(Counter)
@@ -112,136 +108,6 @@ def emphasised(block: Block, bold_body_font: str | None = None) -> float:
     if bold_body_font is not None and _main_font(block) == bold_body_font:
         return 0.0
     return block.bold
-
-
-#: An amount written with thousands separators: "1,186", "2,32,822" (Indian grouping),
-#: "12 345" with a no-break or thin space. Years ("2021"), section numbers ("2.1") and
-#: small counts ("Route 105") have none.
-GROUPED_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:[,\u00a0\u202f\u2009]\d{2,3})*[,\u00a0\u202f\u2009]\d{3}(?!\d)")
-#: Words above which a block ending in "." is a sentence, not a heading.
-SENTENCE_WORDS = 6
-#: A reported figure: an amount in a currency ("$1.33", "€ 2,5"), a percentage ("24.9%",
-#: "10 %") or a decimal number ("2.35"). Years and section numbers ("2.1 Scope" opens with
-#: one, but a heading holds at most one) are not counted twice.
-FIGURE = re.compile(r"[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?%|(?<![\d.])\d+\.\d+(?![\d.])")
-#: A block with more words than this and `FIGURE_SENTENCE_FIGURES` figures reports results.
-FIGURE_SENTENCE_WORDS = 8
-FIGURE_SENTENCE_FIGURES = 2
-#: Contact details: an e-mail address or a telephone number ("(732) 524-0400", "+1 732 524 0400").
-CONTACT = re.compile(
-    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|(?<![\w.])(?:\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?!\d)"
-)
-#: A note label: "Note:", "Notes:", "NB:" open a remark on a table or the text above.
-NOTE_LABEL = re.compile(r"^\s*(?:notes?|n\.?\s?b\.?)\s*:", re.IGNORECASE)
-
-
-#: Two years side by side ("2022 2021"): the column labels of a table of figures ("Fiscal Year
-#: 2020 2019 Change", "Revenue by Segment 2022 2021"), never a section name ("Comparison of
-#: 2022 to 2021" has a word between them).
-YEAR_COLUMNS = re.compile(r"\b(?:19|20)\d\d\s+(?:19|20)\d\d\b")
-#: A date ("May 31, 2020", "31 December 2022").
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-DATE = re.compile(
-    rf"(?i:\b(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|\b\d{{1,2}}\s+(?:{_MONTHS})\s+(?:19|20)\d\d\b)"
-)
-#: A date line keeps fewer than this many words besides its dates: "May 31, 2020 Pretax" heads a
-#: column, "Minneapolis, Minnesota July 2, 2020" dates a signed report; neither names a section.
-DATE_LINE_MAX_WORDS = 3
-#: Two dates side by side ("May 31, 2020 May 26, 2019"): the column heads of a balance sheet.
-DATE_COLUMNS = re.compile(rf"(?:{DATE.pattern})\s+(?:{DATE.pattern})")
-#: An enumerator in brackets opening a clause that runs on in lower case: "(ii) relates to the
-#: provision of ...", "(a) equals the aggregate amount ...": an item of a legal list, not a heading.
-_BRACKETED_CLAUSE = re.compile(r"^\s*\(\w{1,4}\)\s+[a-z]")
-
-
-def _repeated_labels(text: str) -> bool:
-    """The same words said twice or more in a row ("(a) Taxes (a) Taxes", "Earnings Income
-    Earnings Income ..."): one column label per column of a table read as a line."""
-    words = text.split()
-    for unit in range(1, len(words) // 2 + 1):
-        if len(words) % unit == 0 and words == words[:unit] * (len(words) // unit):
-            return True
-    return False
-
-
-def _is_date_line(text: str) -> bool:
-    rest = DATE.sub(" ", text)
-    return rest != text and len([w for w in rest.split() if any(c.isalpha() for c in w)]) < DATE_LINE_MAX_WORDS
-
-
-def _mostly_non_letters(text: str) -> bool:
-    visible = [c for c in text if not c.isspace()]
-    return bool(visible) and sum(c.isalpha() for c in visible) < 0.5 * len(visible)
-
-
-def heading_shape_ok(text: str) -> bool:
-    """Could this text be a heading at all, whatever its type? A heading names a topic:
-
-    - it is short (<= 200 characters) and has letters;
-    - it is not a caption ("Table 3: ...") and does not end in "," or ";" (a clause);
-    - it is not a sentence: ending in "." with more than `SENTENCE_WORDS` words;
-    - it is not a figure: letters are at least half its visible characters ("2.5 %",
-      "`17,81,841 crore" fail), and it holds no amount with thousands separators
-      (`GROUPED_NUMBER`): "New jobs created 2,32,822" is a key figure with its label, a
-      bold "Total 7,92,756" a data line; a heading carries years and numbering, not data;
-    - it is not a reported result: more than `FIGURE_SENTENCE_WORDS` words holding at least
-      `FIGURE_SENTENCE_FIGURES` figures (`FIGURE`: amounts, percentages, decimals). An earnings
-      release sets its highlights in bold ("2022 Fourth-Quarter earnings per share (EPS) of
-      $1.33 decreasing 24.9% ..."): emphasised statements, not section names;
-    - it holds no contact details (`CONTACT`: an e-mail address, a telephone number): "Tesia
-      Williams media-relations@its.jnj.com" is an entry of a contact block, and as a heading
-      it headed every later page of the release;
-    - it is not a note (`NOTE_LABEL`: "Note: Percentages are based on ..."): a note remarks
-      on the table above it and opens no section. "Note 4. Leases" (numbered) stays allowed;
-    - it is not a row of column labels: two years side by side (`YEAR_COLUMNS`: "Fiscal Year
-      2020 2019 Change"), the same labels repeated (`_repeated_labels`: "(a) Taxes (a) Taxes"),
-      two dates side by side (`DATE_COLUMNS`: "In Millions May 31, 2020 May 26, 2019 Other
-      noncurrent liabilities:", a balance-sheet note's header row that headed the glossary
-      three pages on, GENERALMILLS_2020_10K.pdf p93), or a date with fewer than
-      `DATE_LINE_MAX_WORDS` other words (`_is_date_line`: "May 31, 2020 Pretax"; also the
-      place and date under a signed report, "Minneapolis, Minnesota July 2, 2020"). As
-      headings these stayed open over the pages after a table (GENERALMILLS_2020_10K.pdf,
-      BLOCK_2020_10K.pdf, VERIZON_2022_10K.pdf);
-    - it is not a bracketed clause running on in lower case (`_BRACKETED_CLAUSE`: "(ii) relates
-      to the provision of ...").
-    """
-    text = text.strip()
-    if not text or len(text) > 200 or not any(c.isalpha() for c in text):
-        return False
-    if caption_of(text) or text.endswith((",", ";")):
-        return False
-    if text.endswith(".") and len(text.split()) > SENTENCE_WORDS:
-        return False
-    if _mostly_non_letters(text) or GROUPED_NUMBER.search(text):
-        return False
-    if len(text.split()) > FIGURE_SENTENCE_WORDS and len(FIGURE.findall(text)) >= FIGURE_SENTENCE_FIGURES:
-        return False
-    if YEAR_COLUMNS.search(text) or DATE_COLUMNS.search(text) or _repeated_labels(text) or _is_date_line(text):
-        return False
-    if _BRACKETED_CLAUSE.match(text):
-        return False
-    return not CONTACT.search(text) and not NOTE_LABEL.match(text)
-
-
-def display_is_figure(block: Block) -> bool:
-    """True when the block's largest type (within 0.5 pt of its largest segment) holds
-    digits and is more digits and signs than letters: a key figure printed big beside a
-    small label ("New jobs created" at 9 pt, "2,32,822" at 25 pt). Numbered headings
-    ("Chapter" + a big "3") are exempt: section numbering is not a figure, and dot leaders
-    are not counted (a contents page is not a figure)."""
-    segments = [s for line in block.lines for s in line.segments if s.text.strip()]
-    if not segments or numbering_depth(block.text) is not None:
-        return False
-    largest = max(s.size for s in segments)
-    display = _LEADER.sub(" ", "".join(s.text for s in segments if s.size >= largest - 0.5))
-    return any(c.isdigit() for c in display) and _mostly_non_letters(display)
-
-
-#: Dot or ellipsis leaders ("MAIN GAME ........ 6"): contents entries, not figures. Left in,
-#: their dots made a contents page "mostly signs", so "Table of Contents" above it was taken
-#: for a key figure's label and lost its heading (DA-619p.pdf p1).
-_LEADER = re.compile(r"(?:[.·]\s?){3,}|…+")
 
 
 def set_apart_by_type(size: float, bold: float, body_size: float) -> bool:
@@ -284,7 +150,7 @@ def block_is_heading(
 
 #: A bulleted heading names its topic in at most this many words; a longer bulleted item in
 #: bold or large type is a highlight ("• Company is increasing 2023 full-year guidance
-#: midpoints for adjusted operational sales ...", JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf p1).
+#: midpoints for adjusted operational sales ..." on an earnings release's first page).
 LIST_HEADING_WORDS = 12
 
 
@@ -304,155 +170,14 @@ def _spread_as_columns(line, text_right: float | None = None) -> bool:
     next: a row of column labels ("Consumer Health   Pharmaceutical   MedTech   Total" over a
     table), not one heading. A heading's words are set together; two runs are allowed when the
     second is a tag set flush right, ending within 1 em of `text_right` (the page's text edge):
-    "Armored Ogre ... Creatures", DA-619p.pdf p143. Two labels side by side that end short of
-    it are columns ("Cash Flows from   Capital Expenditures" over an infographic's figures,
-    VERIZON_2022_10K.pdf p21: as one heading it headed MD&A's next two pages)."""
+    a game manual's "Armored Ogre ... Creatures". Two labels side by side that end short of
+    it are columns ("Cash Flows from   Capital Expenditures" over a filing's infographic: as one
+    heading it headed the next two pages)."""
     segments = sorted((s for s in line.segments if s.text.strip()), key=lambda s: s.x0)
     gaps = sum(b.x0 - a.x1 > COLUMN_GAP_EM * max(a.size, 1.0) for a, b in zip(segments, segments[1:]))
     if gaps >= 2:
         return True
     return gaps == 1 and text_right is not None and segments[-1].x1 < text_right - max(segments[-1].size, 1.0)
-
-
-#: A sentence end inside a text followed by more words: "filed? If yes, against whom? The friend ...".
-_INNER_SENTENCE_END = re.compile(r"[?!।]\s+\S|[a-z]{2}\.\s+[A-Z]")
-
-
-def is_prose(text: str) -> bool:
-    """More than `SENTENCE_WORDS` words holding a sentence end followed by more words: running
-    text (a form's question with its answer), never a heading. Leading numbering ("A. Children
-    ...") does not count as a sentence end."""
-    match = NUMBERED.match(text)
-    body = text[match.end() :] if match else text
-    return len(text.split()) > SENTENCE_WORDS and bool(_INNER_SENTENCE_END.search(body))
-
-
-def _largest_size(block: Block) -> float:
-    return max((s.size for line in block.lines for s in line.segments if s.text.strip()), default=block.size)
-
-
-def _gap(upper: Block, lower: Block) -> float:
-    return lower.bbox[1] - upper.bbox[3]
-
-
-def _across(a: Block, b: Block) -> bool:
-    return a.bbox[0] < b.bbox[2] and b.bbox[0] < a.bbox[2]
-
-
-def context_rejects_heading(previous: Block | None, block: Block, following: Block | None) -> str | None:
-    """Why a block that is heading-styled is still not a heading, judged by its neighbours on
-    the page (None: no objection). A heading opens what follows it; these do not:
-
-    - "continuation": it starts in lower case right after a block that does not end a
-      sentence ("... at the time of his" / "injuries.");
-    - "form value": at most 3 words set directly under (gap < half its line height) a block
-      in smaller type: the answer to a form's question ("N/A", "None" in 11 pt under 9 pt
-      labels); the question and its answer stay together;
-    - "figure label": directly above a key figure (`display_is_figure`) printed at least as
-      large as it: "BY REVENUE" over "`7,92,756 crore" labels the figure; an 18 pt chart
-      title over the chart's 8 pt "AUTRES 10%" (chelsea_pdta.pdf p17) stays a heading;
-    - "column header": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a
-      block of numbers ("52 Weeks Ended August 29, 2021" over "$ 192,052" in COSTCO's income
-      statement): it heads a column of figures, not a section;
-    - "attribution": it signs the passage directly above it: it opens with a dash ("— Mahatma
-      Gandhi"), or it is a short line set smaller than that passage and closer to it than one
-      of the passage's lines (reliance.pdf p2: the 8.5 pt bold "Shri Dhirubhai H. Ambani" under
-      a 12 pt quote). A heading stands apart from what comes before it;
-    - "code": set in typewriter type (every line monospaced, `blocks.is_monospace`) and either
-      shaped like code (`_CODE_MARK`: an operator, a bracket, a quoted literal, an identifier
-      joined by "_") or next to another monospaced block: a line of a code listing. A manual
-      sets its examples (SQL statements, commands) in a monospaced face, often larger or bolder
-      than its prose, one statement per line with space between; they state what to type, they
-      open no section;
-    - "contact label": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a block
-      holding contact details (`CONTACT`): "Investor Contacts:" over "Jessica Moore
-      RA-JJCUS-InvestorRel@ITS.JNJ.com" labels whom to call; as a heading it stayed open over
-      the 17 pages of tables after it (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf p7).
-    """
-    text = block.text.strip()
-    height = max(block.lines[0].height, 1.0)
-    if previous is not None and text[:1].islower() and not previous.text.rstrip().endswith(_SENTENCE_END):
-        return "continuation"
-    if (
-        previous is not None
-        and previous.kind not in ("table", "figure")  # no type size: "Route 105" under a map's table
-        and len(text.split()) <= 3
-        and previous.size < block.size - 0.5
-        and _gap(previous, block) < 0.5 * height
-        and _across(previous, block)
-    ):
-        return "form value"
-    if (
-        following is not None
-        and following.kind == "paragraph"
-        and _gap(block, following) < 0.6 * height
-        and _across(block, following)
-        and display_is_figure(following)
-        and _largest_size(following) >= block.size
-    ):
-        return "figure label"
-    if previous is not None and _signs_passage_above(previous, block):
-        return "attribution"
-    if _is_code(block) and (_CODE_MARK.search(text) or _is_code(previous) or _is_code(following)):
-        return "code"
-    if (
-        following is not None
-        and following.kind == "paragraph"
-        and _gap(block, following) < COLUMN_HEADER_GAP * height
-        and _across(block, following)
-        and _is_numbers(following.text)
-    ):
-        return "column header"
-    if (
-        following is not None
-        and _gap(block, following) < COLUMN_HEADER_GAP * height
-        and _across(block, following)
-        and CONTACT.search(following.text)
-    ):
-        return "contact label"
-    return None
-
-
-#: Code, not words: an operator or bracket ("= 1", "f(x)", "{"), a quoted literal ("'D11'"),
-#: or an identifier joined by an underscore ("HR_ROWS", "SESSION_USER").
-_CODE_MARK = re.compile(r"[=(){}\[\];<>]|'[^']*'|\w_\w")
-
-
-def _is_code(block: Block | None) -> bool:
-    """Every line of `block` set in a monospaced face (`blocks.is_monospace`)."""
-    return block is not None and block.kind in ("paragraph", "list_item") and all(is_monospace(l) for l in block.lines)
-
-
-#: An attribution has at most this many words ("Shri Dhirubhai H. Ambani", "— Chairman's letter, 2021").
-ATTRIBUTION_MAX_WORDS = 8
-_DASHES = ("—", "–", "―", "-", "~")
-
-
-def _signs_passage_above(previous: Block, block: Block) -> bool:
-    """`block` (short, directly below and across from a paragraph of at least 2 lines) signs that
-    paragraph: it starts with a dash, or it is set smaller than the paragraph and the gap is
-    less than one of the paragraph's lines."""
-    text = block.text.strip()
-    if previous.kind != "paragraph" or len(previous.lines) < 2 or len(text.split()) > ATTRIBUTION_MAX_WORDS:
-        return False
-    if not _across(previous, block) or _gap(previous, block) > max(previous.lines[-1].height, 1.0):
-        return False
-    dashed = text.startswith(_DASHES) and text.lstrip("".join(_DASHES) + " ")[:1].isalpha()
-    return dashed or block.size < previous.size - 1.0
-
-
-def _is_numbers(text: str) -> bool:
-    """Figures, not words: holds digits and is mostly digits and signs once dot leaders are
-    taken out (a contents page's "MAIN GAME ........ 6" is words)."""
-    text = _LEADER.sub(" ", text)
-    return any(c.isdigit() for c in text) and _mostly_non_letters(text)
-
-
-#: A column header sits at most this many of its line heights above the numbers it heads.
-COLUMN_HEADER_GAP = 2.0
-
-
-_SENTENCE_END = (".", "?", "!", ":", "।", "॥")
 
 
 def numbered_line_is_heading(
@@ -467,15 +192,15 @@ def numbered_line_is_heading(
     marker, rest = split_marker(text)
     if marker is None or not marker[0].isalnum() and not marker.startswith("(") or not rest:
         return False
-    if len(block.lines) != 1 or len(text) > 80 or text.endswith(_SENTENCE_END) or not heading_shape_ok(rest):
+    if len(block.lines) != 1 or len(text) > 80 or text.endswith(SENTENCE_END) or not heading_shape_ok(rest):
         return False
     larger = block.size >= body_size + 0.8
     if not (larger or emphasised(block, bold_body_font) >= 0.8) or following is None or following.kind != "paragraph":
         return False
     follows_as_body = abs(following.size - body_size) <= 0.6 and not LIST_MARKER.match(following.lines[0].text)
     # Larger type is evidence enough; a bold line at body size needs a longer paragraph under
-    # it. The body under "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙" (normal_4pages p2) is
-    # one short line before a quoted box, as long as the heading.
+    # it. The body under "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙" in a Korean legal
+    # notice is one short line before a quoted box, as long as the heading.
     return follows_as_body and (larger or len(following.text.split()) > len(text.split()))
 
 
@@ -520,7 +245,9 @@ def blocks_to_headings(
     outline_pages: dict[str, set[int]] = defaultdict(set)
     for _, title, page in outline:
         outline_pages[outline_key(title)].add(page)
-    elsewhere = {id(b) for page, b in headings if _outline_elsewhere(b, page, outline_pages)}
+    elsewhere = {
+        id(b) for page, b in headings if _outline_elsewhere(b, page, outline_pages, settings.outline_page_slack)
+    }
     for _, block in headings:
         if id(block) in elsewhere:
             block.kind = "paragraph"
@@ -530,7 +257,7 @@ def blocks_to_headings(
     contents = _contents_headings(blocks)
     headings = [(page, b) for page, b in headings if id(b) not in contents]  # ranked; contents placed last
     title_block = _document_title(headings, body_size)
-    levels = headings_to_levels([b for _, b in headings], title_block, outline, settings)
+    levels = headings_to_levels(headings, title_block, outline, settings)
     for _, block in headings:
         block.level = levels[id(block)]
     _add_table_page_titles(blocks, bold_body_font)
@@ -569,8 +296,7 @@ def _add_table_page_titles(blocks: list[tuple[int, Block]], bold_body_font: str 
     The schedules of an earnings release are tables under titles set smaller than the prose
     ("Supplementary Sales Data" at 6.7 pt over 10.5 pt prose); not headings by type, they left
     the release's last prose heading ("NOTE TO INVESTORS CONCERNING FORWARD-LOOKING
-    STATEMENTS:") or its income statement open over the 15 pages of schedules
-    (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf pp. 8-24)."""
+    STATEMENTS:") or its income statement open over the 15 pages of schedules."""
     level = 1
     first_of_page: dict[int, int] = {}
     for index, (page, _) in enumerate(blocks):
@@ -645,18 +371,14 @@ def _document_title(headings: list[tuple[int, Block]], body_size: float) -> Bloc
     return block if not others else None
 
 
-#: A bookmark's page and the page of the heading it names may differ by this many pages (a
-#: bookmark set on the page before, a heading at the foot of a page).
-OUTLINE_PAGE_SLACK = 1
-
-
-def _outline_elsewhere(block: Block, page: int, outline_pages: dict[str, set[int]]) -> bool:
+def _outline_elsewhere(block: Block, page: int, outline_pages: dict[str, set[int]], slack: int) -> bool:
     """The PDF's bookmarks place the section this text names on another page: here it is a
-    contents line or a mention, not the section's heading. VERIZON_2022_10K.pdf's contents page
-    ends with a bold "Certifications"; taken as the heading of that name, it got the bookmark's
-    level and stayed open, as the parent of every Item, until the real one 120 pages later."""
+    contents line or a mention, not the section's heading. A 10-K's contents page may end with
+    a bold "Certifications"; taken as the heading of that name, it would get the bookmark's
+    level and stay open, as the parent of every Item, until the real one 120 pages later.
+    `slack`: pages a bookmark and its heading may lie apart (`outline_page_slack`)."""
     pages = outline_pages.get(outline_key(block.text)) if outline_key(block.text) else None
-    return bool(pages) and 0 not in pages and all(abs(p - page) > OUTLINE_PAGE_SLACK for p in pages)
+    return bool(pages) and 0 not in pages and all(abs(p - page) > slack for p in pages)
 
 
 # One decider for OCR'd lines too: parsers/ocr/layout.py measures the evidence (a line's size

@@ -28,6 +28,14 @@ class StructureSettings(StageSettings):
             "retitled for navigation matches few, and then type and numbering decide."
         ),
     )
+    outline_page_slack: int = Field(
+        default=1,
+        ge=0,
+        description=(
+            "pages: how far a bookmark's page and the page of the heading it names may differ "
+            "(a bookmark set on the page before, a heading at the foot of a page)."
+        ),
+    )
     outline_lead_min_matches: int = Field(
         default=3,
         ge=1,
