@@ -3,21 +3,20 @@
 1. `body_size` is the font size carrying the most characters of running text
    (`prose_body_type`: paragraphs of two lines or more; table cells and one-line labels
    are not counted, since a filing's tables set in 8 pt outweigh its 10 pt prose).
-2. `block_is_heading`: a short block (<= 3 lines, <= 200 characters, heading-shaped as
-   `heading_shape_ok` says) that is larger than the body, or bold at body size, or starts
-   with section numbering ("2", "2.1", "A.", "Chapter 3") in bold or larger type.
+2. `block_is_heading`: a short block (<= `heading_max_lines` lines, heading-shaped as
+   `heading_shape.heading_shape_ok` says) that is larger than the body, or bold at body size,
+   or starts with section numbering ("2", "2.1", "A.", "Chapter 3") in bold or larger type,
+   and that its neighbours do not reject (`heading_context.context_rejects_heading`).
 3. The document title: on page 1, the largest heading in the upper half, when its type
    is at least `TITLE_RATIO` x the body size and no later heading uses that style.
    It gets level 1 and every other heading starts at level 2. A contents heading
    ("Table of Contents") is never the title (`parsers.toc`).
-4. Levels: heading styles (size rounded to 0.5 pt, bold) ranked largest first; a
-   numbered heading takes its numbering depth ("2.1" -> 2) instead, and a style used by
-   numbered headings of one depth gives that depth to its unnumbered headings too.
-5. PDF outline (bookmarks), when present, confirms or corrects: a heading whose text
-   matches an outline entry takes that entry's depth (shifted by the title), and a
-   heading-shaped block that matches an entry on the same page becomes a heading
-   (a bookmark does not make a sentence or a key figure a heading: Word bookmarks every
-   paragraph given a heading style, mis-styled sentences included).
+4. A heading-shaped block that a PDF outline entry names on its page becomes a heading (a
+   bookmark does not make a sentence or a key figure a heading: Word bookmarks every
+   paragraph given a heading style, mis-styled sentences included); a heading whose entry
+   sits on another page is a contents line or a mention, no heading.
+5. Levels (`heading_levels.headings_to_levels`): the outline leads when it names the
+   headings, then section labels and numbering (PART > Item > Note; 1 > 1.1), then type.
 6. Contents headings take the level of the heading after their entries, so the contents
    section closes there and never becomes the parent of the body (`parsers.toc`).
 """
@@ -110,25 +109,45 @@ def emphasised(block: Block, bold_body_font: str | None = None) -> float:
     return block.bold
 
 
-def set_apart_by_type(size: float, bold: float, body_size: float) -> bool:
-    """Larger than the body (>= 1 pt and >= 8 %) or bold (>= 80 % of its characters) at
-    about body size: the type evidence every text-layer heading rule starts from."""
-    larger = size >= body_size + 1.0 and size >= 1.08 * body_size
-    return larger or (bold >= 0.8 and size >= body_size - 0.6)
+def set_apart_by_type(
+    size: float, bold: float, body_size: float, settings: StructureSettings = DEFAULT_STRUCTURE_SETTINGS
+) -> bool:
+    """Larger than the body (`_larger`) or bold (`heading_bold_min_share` of its characters) at
+    about body size (`heading_bold_size_slack`): the type evidence every text-layer heading
+    rule starts from. Sizes in points."""
+    bold_at_body_size = bold >= settings.heading_bold_min_share and size >= body_size - settings.heading_bold_size_slack
+    return _larger(size, body_size, settings) or bold_at_body_size
+
+
+def _larger(size: float, body_size: float, settings: StructureSettings) -> bool:
+    """Set larger than the body by `heading_larger_min_points` and `heading_larger_min_ratio`."""
+    return (
+        size >= body_size + settings.heading_larger_min_points and size >= settings.heading_larger_min_ratio * body_size
+    )
 
 
 def block_is_heading(
-    block: Block, body_size: float, bold_body_font: str | None = None, text_right: float | None = None
+    block: Block,
+    body_size: float,
+    bold_body_font: str | None = None,
+    text_right: float | None = None,
+    settings: StructureSettings = DEFAULT_STRUCTURE_SETTINGS,
 ) -> bool:
     """Heading-shaped (`heading_shape_ok`), at most 3 lines, its display type not a figure
     (`display_is_figure`), not several sentences (`is_prose`), no line spread as columns
     (`_spread_as_columns`), not a bulleted item of more than `LIST_HEADING_WORDS` words, and
-    set apart by type: larger than the body (<= 25 words), or numbered in bold or larger type
-    (<= 120 characters), or bold at body size (<= 120 characters, <= 2 lines). Bold in the
+    set apart by type (limits in `settings`): larger than the body (<= `heading_large_max_words`
+    words), or numbered in bold or larger type (<= `heading_emphasised_max_chars` characters),
+    or bold at body size (as many characters, <= `heading_bold_max_lines` lines). Bold in the
     body's own bold font (`bold_body_font`, see `BodyType`) is no emphasis. `text_right`: where
     the page's text ends on the right (points), for `_spread_as_columns`."""
     text = block.text.strip()
-    if len(block.lines) > 3 or not heading_shape_ok(text) or display_is_figure(block) or is_prose(text):
+    if (
+        len(block.lines) > settings.heading_max_lines
+        or not heading_shape_ok(text)
+        or display_is_figure(block)
+        or is_prose(text)
+    ):
         return False
     if any(_spread_as_columns(line, text_right) for line in block.lines):
         return False
@@ -136,15 +155,19 @@ def block_is_heading(
     if words > LIST_HEADING_WORDS and (block.kind == "list_item" or _bulleted(text)):
         return False
     weight = emphasised(block, bold_body_font)
-    larger = block.size >= body_size + 1.0 and block.size >= 1.08 * body_size
-    bold = weight >= 0.8 and block.size >= body_size - 0.6
-    numbered = numbering_depth(text) is not None and (weight >= 0.5 or block.size > body_size + 0.5)
+    larger = _larger(block.size, body_size, settings)
+    bold = weight >= settings.heading_bold_min_share and block.size >= body_size - settings.heading_bold_size_slack
+    numbered = numbering_depth(text) is not None and (
+        weight >= settings.numbered_heading_min_bold_share
+        or block.size > body_size + settings.numbered_heading_larger_points
+    )
     if larger:
-        return words <= 25
+        return words <= settings.heading_large_max_words
     if numbered:
-        return len(text) <= 120
+        return len(text) <= settings.heading_emphasised_max_chars
     if bold:
-        return len(text) <= 120 and len(block.lines) <= 2 and block.kind != "list_item"
+        short = len(text) <= settings.heading_emphasised_max_chars
+        return short and len(block.lines) <= settings.heading_bold_max_lines and block.kind != "list_item"
     return False
 
 
@@ -229,7 +252,7 @@ def blocks_to_headings(
             continue
         previous = blocks[index - 1][1] if index and blocks[index - 1][0] == page else None
         following = blocks[index + 1][1] if index + 1 < len(blocks) and blocks[index + 1][0] == page else None
-        if block_is_heading(block, body_size, bold_body_font, text_right[page]):
+        if block_is_heading(block, body_size, bold_body_font, text_right[page], settings):
             if context_rejects_heading(previous, block, following) is None:
                 headings.append((page, block))
         elif numbered_line_is_heading(block, following, body_size, bold_body_font):
