@@ -89,3 +89,24 @@ def test_outline_leads_and_type_fills_in_below_it():
     paths = _paths(document)
     for heading in truth["headings"]:
         assert paths[heading["text"]] == heading["path"], heading["text"]
+
+
+def _bold_block(text: str, top: float, size: float = 10.0):
+    from parsers.textlayer.blocks import Block, segments_to_line
+    from parsers.textlayer.chars import Segment
+
+    segment = Segment(text, 72.0, top, 72.0 + 5 * len(text), top + size, size, 1.0, "Bold", chars=len(text))
+    return Block([segments_to_line([segment])], kind="title")
+
+
+def test_section_labels_nest_by_what_they_name_not_by_which_comes_first():
+    """A cover or contents line may show an Item before the first PART: the PART still holds the Items."""
+    from parsers.structure.heading_levels import headings_to_levels, section_label
+
+    assert section_label("Item 1A. Risk Factors") == ("item", "1A")
+    assert section_label("NOTE 10 - Income Taxes") == ("note", "10")
+    assert section_label("Section 12(b) of the Act") is None  # a citation, not a section label
+    texts = ["Item 1. Business", "PART II", "Item 8. Financial Statements", "Note 7 - Goodwill", "Impairment"]
+    blocks = [_bold_block(text, 100.0 + 20 * i) for i, text in enumerate(texts)]
+    levels = headings_to_levels([(1, b) for b in blocks], None, [])
+    assert [levels[id(b)] for b in blocks] == [2, 1, 2, 3, 4]
