@@ -117,9 +117,14 @@ class BodyText:
         (`line_stroke`), is >= `BOLD_INK_RATIO` x the body's (measured: bold headings 1.27-1.63x
         by share, 1.31-1.52x by width; body lines 0.87-1.17x and 0.96-1.06x). The share of a
         word's box dips where a descender stretches the box ("Cutting" in bold read 1.27x);
-        ink per width is blind to the box's height, so either measure is enough."""
+        ink per width is blind to the box's height, so either measure is enough. Ink per width
+        is asked of lines mostly in lower case only (`STROKE_MIN_LOWERCASE`): capitals fill the
+        whole cap height across their width, so a line in capitals is as heavy per width in
+        regular type as a mixed-case line in bold."""
         by_share = self.ink > 0 and line.ink >= BOLD_INK_RATIO * self.ink
-        return by_share or (self.stroke > 0 and line_stroke(line, self.height) >= BOLD_INK_RATIO * self.stroke)
+        if by_share or self.stroke <= 0 or not _mostly_lowercase(line.text):
+            return by_share
+        return line_stroke(line, self.height) >= BOLD_INK_RATIO * self.stroke
 
     def size(self, line: Line) -> float:
         """A line's text size relative to body text (1.0 = body)."""
@@ -232,6 +237,16 @@ def body_text(lines: list[Line]) -> BodyText:
     height = statistics.median(heights)
     strokes = [line_stroke(line, height) for line in lines for _ in line.words]
     return BodyText(height, statistics.median(advances), statistics.median(inks), statistics.median(strokes))
+
+
+#: Share of a line's letters in lower case from which its ink per width (`line_stroke`) is
+#: comparable with the body's: running text is mostly lower case; a line in capitals is not.
+STROKE_MIN_LOWERCASE = 0.5
+
+
+def _mostly_lowercase(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(c.islower() for c in letters) >= STROKE_MIN_LOWERCASE * len(letters)
 
 
 def line_stroke(line: Line, body_height: float) -> float:
