@@ -6,8 +6,8 @@ as page ranges in several processes and the ranges put back in page order
 (`read_page_range_of_file`, `pages_read_in_order`): the result is what one pass over every
 page gives, warnings in the same order. Everything that needs the whole document (body font
 size, running headers and footers, headings, cross-page tables) runs afterwards, once, in
-`parsers.pdf.parse_pdf`. About two thirds of a text document's parse is spent here (DA-619p:
-26 of 35 s of CPU under load), the rest in those document-wide passes and the layout of blocks.
+`parsers.pdf.parse_pdf`. About two thirds of a text document's parse is spent here (a
+600-page rulebook: 26 of 35 s of CPU under load), the rest in those document-wide passes and the layout of blocks.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from parsers.pdf_info import open_pdfium
 from parsers.settings import ParseSettings
 from parsers.textlayer.layout import PageLayout, pdfium_page_to_layout
 from parsers.textlayer.pdfminer_fallback import (
-    LOST_TEXT_OBJECT_SLACK,
     PdfminerFallback,
     count_text_objects,
     is_sparse,
@@ -60,13 +59,13 @@ def read_page_range(
     read = PagesRead(first=first)
     for index in range(first, stop):
         try:
-            layout = pdfium_page_to_layout(document, index, settings.detect_tables)
+            layout = pdfium_page_to_layout(document, index, settings.detect_tables, settings.text_layer)
         except Exception as error:  # noqa: BLE001 - recorded per page, fatal only when all fail
             layout = PageLayout(
                 page_no=index + 1, width=0.0, height=0.0, error=f"page unreadable: {type(error).__name__}: {error}"
             )
             read.warnings.append(f"page {index + 1}: {layout.error}")
-        if is_sparse(layout):
+        if is_sparse(layout, settings.text_layer):
             layout = pdfminer_if_text_lost(document, index, layout, fallback, settings, read.warnings)
         read.warnings.extend(layout.warnings)
         read.layouts.append(layout)
@@ -118,16 +117,18 @@ def pdfminer_if_text_lost(
     document, index: int, layout: PageLayout, fallback: PdfminerFallback, settings: ParseSettings, warnings: list[str]
 ) -> PageLayout:
     """The page re-read with pdfminer when pdfium clearly lost its text (see `textlayer.pdfminer_fallback`);
-    the pdfminer layout is kept only when its text is usable and clearly richer."""
+    the pdfminer layout is kept only when its text is usable and clearly richer
+    (`pdfminer_richer_ratio`, `pdfminer_richer_slack`)."""
+    text_layer = settings.text_layer
     page = document[index]
     try:
         objects = count_text_objects(page)
     finally:
         page.close()
-    if not lost_text(objects, layout.text):
+    if not lost_text(objects, layout.text, text_layer):
         return layout
     try:
-        candidate = fallback.relayout(document, index, layout, settings.detect_tables)
+        candidate = fallback.relayout(document, index, layout, settings.detect_tables, text_layer)
     except Exception as error:  # noqa: BLE001 - the pdfium text stays; the page may still go to OCR
         warnings.append(
             f"page {layout.page_no}: pdfminer fallback failed, pdfium text kept ({type(error).__name__}: {error})"
@@ -138,7 +139,7 @@ def pdfminer_if_text_lost(
     verdict = assess_text_layer(
         candidate.text, candidate.width, candidate.height, candidate.image_area_ratio, candidate.invisible_text_share
     )
-    if not verdict.usable or after < 1.5 * before + LOST_TEXT_OBJECT_SLACK:
+    if not verdict.usable or after < text_layer.pdfminer_richer_ratio * before + text_layer.pdfminer_richer_slack:
         return layout
     warnings.append(
         f"page {layout.page_no}: text layer read with pdfminer (pdfium read {before} glyphs "

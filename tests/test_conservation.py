@@ -1,9 +1,12 @@
-"""Conservation (issue 12): every character of a page's text layer reaches one element or a
+"""Conservation: every character of a page's text layer reaches one element or a
 recorded drop. Pure functions on hand-built inputs, then the accounting on every PDF of
 ../shared/corpus and ../shared/bench (financebench cut to its first pages: whole 10-Ks take
 minutes)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 from conftest import BENCH, CORPUS, non_empty, pdf_pages
@@ -19,6 +22,7 @@ from parsers.textlayer.conservation import (
 from parsers.textlayer.layout import chars_to_layout, split_overdrawn
 
 FINANCEBENCH_PAGES = 15
+PDFS = Path(__file__).resolve().parent / "pdfs"
 
 
 def _segment(text: str, x0: float, top: float) -> Segment:
@@ -37,6 +41,28 @@ def test_a_table_counts_its_cells_and_a_list_item_its_marker():
     assert element_to_char_count(item) == 6
     printed = Element(type=ElementType.list_item, text="1. Step", page=1, data={"marker": "1."})
     assert element_to_char_count(printed) == 6  # not twice when the text keeps its marker
+
+
+def test_a_bullet_item_whose_text_opens_with_its_own_glyph_counts_the_marker():
+    """A row of asterisks ("* * *") is the bullet "*" and the text "* *": the text starting
+    with the marker does not mean it holds it. A lone bullet is its own text, counted once."""
+    dinkus = Element(type=ElementType.list_item, text="* *", page=1, data={"marker": "*"})
+    assert element_to_char_count(dinkus) == 3
+    lone = Element(type=ElementType.list_item, text="\u2022", page=1, data={"marker": "\u2022"})
+    assert element_to_char_count(lone) == 1
+
+
+def test_a_row_of_asterisks_between_sections_reaches_an_element():
+    """A report's section break set as three asterisks on a line of their own: no character of
+    the page is lost, none is warned about. Before: one asterisk was counted as lost."""
+    from parsers import parse_pdf
+
+    truth = json.loads((PDFS / "section_break_asterisks.truth.json").read_text())
+    document = parse_pdf(PDFS / "section_break_asterisks.pdf", {"ocr": {"mode": "never"}})
+    assert [p.lost_chars for p in document.pages] == [0]
+    assert document.warnings == []
+    held = "".join(e.data.get("marker", "") + e.text for e in document.elements if "*" in e.text)
+    assert held.count("*") == truth["section_break"].count("*")
 
 
 def test_pages_to_conserved_returns_new_pages_with_exact_accounting():

@@ -77,6 +77,19 @@ def test_lost_text_gate():
     assert not lost_text(0, "")  # a scan: nothing pdfminer could add
 
 
+def test_a_glyph_pdfminer_reads_as_a_line_feed_is_a_word_space():
+    """A font that maps its space glyph to U+000A (see `make_cover_space_as_line_feed.py`): the
+    drawn glyph parts "of" and "the" although the letters are only 0.1 em apart."""
+    from parsers.textlayer.chars import chars_to_segments
+
+    glyphs = [("o", 0.0), ("f", 5.0), ("\n", 10.0), ("t", 11.0), ("h", 16.0), ("e", 21.0)]
+    raw = [
+        {"text": t, "x0": x, "x1": x + 5.0, "top": 0.0, "bottom": 10.0, "size": 10.0, "fontname": "F", "upright": True}
+        for t, x in glyphs
+    ]
+    assert [s.text for s in chars_to_segments(plumber_chars_to_chars(raw))] == ["of the"]
+
+
 def test_plumber_chars_become_parser_chars():
     raw = [
         {

@@ -1,10 +1,12 @@
-"""Word boundaries (issue 12): spaces from the font's space advance and pdfium's own spaces,
+"""Word boundaries: spaces from the font's space advance and pdfium's own spaces,
 superscripts as tokens of their own, right-to-left runs kept whole; and list enumerators in
 the text."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -16,6 +18,7 @@ from parsers.textlayer.blocks import Block, Line
 from parsers.textlayer.chars import Char, Segment, chars_to_segments
 from parsers.textlayer.layout import pdfium_page_to_layout
 
+PDFS = Path(__file__).resolve().parent / "pdfs"
 FUNCTION_WORDS = frozenset(
     "a an the of in on at to for from by with as if or and is are was be it its this that".split()
 )
@@ -57,6 +60,19 @@ def test_no_function_word_is_glued_on_10k_pages_set_in_times(name, index):
     reference, words = page_words(path, index)
     assert glued_function_words(reference, words) == []
     assert len(words) > 0.95 * len(reference)
+
+
+def test_a_space_glyph_the_font_maps_to_a_line_feed_is_a_word_space():
+    """A cover whose embedded font maps its space glyph to U+000A in its ToUnicode table, as
+    word processors do: the drawn glyph is a word space. Before: it was left out as a control
+    character, and after an overhanging "f" the glyph gap alone glued "ofregistrant", "ofthe"."""
+    truth = json.loads((PDFS / "cover_space_as_line_feed.truth.json").read_text())
+    document = pdfium.PdfDocument(PDFS / "cover_space_as_line_feed.pdf")
+    try:
+        layout = pdfium_page_to_layout(document, 0, detect_tables=False)
+    finally:
+        document.close()
+    assert [line.text for line in layout.lines] == truth["lines"]
 
 
 def _every_pdf() -> list:

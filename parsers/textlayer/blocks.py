@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.chars import Segment, normalize_text
+from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSettings
 from parsers.textlayer.text_joins import FOOTNOTE_MARKS, WrappedLine, join_wrapped_lines, line_goes_on
 
 if TYPE_CHECKING:
@@ -183,20 +184,22 @@ def is_mostly_rtl(segments: list[Segment]) -> bool:
     return rtl > letters / 2
 
 
-def segments_to_lines(segments: list[Segment]) -> list[Line]:
+def segments_to_lines(segments: list[Segment], settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS) -> list[Line]:
     """Group segments into lines by vertical overlap, top to bottom.
 
-    A segment joins the current line when more than half of the smaller height overlaps
-    the line's extent; superscripts and subscripts therefore stay in their line.
+    A segment joins the current line when more than `line_overlap_share` (half) of the
+    smaller height overlaps the line's extent; superscripts and subscripts therefore stay in
+    their line. A segment's height counts as at least `min_line_height_pt`.
     """
+    share, min_height = settings.line_overlap_share, settings.min_line_height_pt
     groups: list[list[Segment]] = []
     extents: list[list[float]] = []
     for segment in sorted(segments, key=lambda s: (s.top, s.x0)):
-        height = max(segment.bottom - segment.top, 0.1)
+        height = max(segment.bottom - segment.top, min_height)
         if groups:
             top, bottom = extents[-1]
             overlap = min(bottom, segment.bottom) - max(top, segment.top)
-            if overlap > 0.5 * min(height, bottom - top):
+            if overlap > share * min(height, bottom - top):
                 groups[-1].append(segment)
                 extents[-1] = [min(top, segment.top), max(bottom, segment.bottom)]
                 continue
@@ -205,24 +208,33 @@ def segments_to_lines(segments: list[Segment]) -> list[Line]:
     return [segments_to_line(group) for group in groups]
 
 
-def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
-    """Cut a region's lines into blocks (paragraph candidates) in reading order.
+def region_to_blocks(
+    lines: list[Line], em: float, settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+) -> list[Block]:
+    """Cut a region's lines into blocks (paragraph candidates) in reading order; `em` is the
+    body font size (points), the tolerances are `settings`' (named below).
 
-    A new block starts at: a vertical gap over max(0.6 em, 1.6 x the region's median gap);
-    a font-size change over 0.8 pt or a bold/regular switch; a line starting with a list
-    marker; a line left of the current list item's text (the list has ended); and after
-    a short line ending a sentence. Neither a marker nor a weight switch starts one after a
-    line that goes on (`text_joins.line_goes_on`: a broken word or an open bracket), and no
-    weight switch inside a sentence set justified (`_sentence_runs_into`: COSTCO 2021 10-K
-    p63, bold case names inside a sentence, "... breached their fiduciary" / "duties.
-    Wedekind v. Hamilton James, ..." with the next line 0.94 bold).
+    A new block starts at: a vertical gap over max(`block_gap_min_em`, `block_gap_leading_ratio`
+    x the region's median gap + `block_gap_slack_em`), lines overlapping by more than
+    `overlap_gap_em` left out of that median; a font-size change over `size_change_pt` or a
+    bold/regular switch (`bold_line_share`); a line starting with a list marker; a line
+    `item_indent_em` left of the current list item's text (the list has ended); and after a
+    line ending a sentence `short_line_share` of the region's width short of its right edge.
+    Neither a marker nor a weight switch starts one after a line that goes on
+    (`text_joins.line_goes_on`: a broken word or an open bracket), and no weight switch inside
+    a sentence set justified (`_sentence_runs_into`: court filings set case names in bold
+    inside a sentence, "... breached their fiduciary" / "duties. Wedekind v. Hamilton James,
+    ..." with the next line 0.94 bold).
     """
     if not lines:
         return []
     gaps = [b.top - a.bottom for a, b in zip(lines, lines[1:])]
-    positive = [g for g in gaps if g > -0.5 * em]
+    positive = [g for g in gaps if g > -settings.overlap_gap_em * em]
     usual = statistics.median(positive) if positive else 0.0
-    limit = max(0.6 * em, 1.6 * usual + 0.1 * em)
+    limit = max(
+        settings.block_gap_min_em * em, settings.block_gap_leading_ratio * usual + settings.block_gap_slack_em * em
+    )
+    size_change, bold_share = settings.size_change_pt, settings.bold_line_share
     right_edge = max(l.x1 for l in lines)
     blocks: list[Block] = [Block([lines[0]])]
     for previous, line, gap in zip(lines, lines[1:], gaps):
@@ -230,16 +242,20 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
         goes_on = line_goes_on(previous.text)
         starts_item = bool(LIST_MARKER.match(line.text)) and not goes_on
         style_change = (
-            abs(line.size - previous.size) > 0.8
+            abs(line.size - previous.size) > size_change
             or (
-                (line.bold >= 0.8) != (previous.bold >= 0.8)
+                (line.bold >= bold_share) != (previous.bold >= bold_share)
                 and not goes_on
-                and not _sentence_runs_into(previous, line, right_edge - 0.5 * em, block.lines[0] is previous)
+                and not _sentence_runs_into(
+                    previous, line, right_edge - settings.full_line_slack_em * em, block.lines[0] is previous, settings
+                )
             )
             or is_monospace(line) != is_monospace(previous)
         )
-        left_of_item = block.item_x is not None and line.x0 < block.item_x - 0.5 * em
-        short_end = previous.x1 < right_edge - 0.2 * (right_edge - lines[0].x0) and _ends_sentence(previous)
+        left_of_item = block.item_x is not None and line.x0 < block.item_x - settings.item_indent_em * em
+        short_end = previous.x1 < right_edge - settings.short_line_share * (
+            right_edge - lines[0].x0
+        ) and _ends_sentence(previous)
         if gap > limit or starts_item or style_change or left_of_item or short_end:
             blocks.append(Block([line]))
         else:
@@ -247,7 +263,7 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
         if starts_item and len(blocks[-1].lines) == 1:
             match = LIST_MARKER.match(line.text)
             blocks[-1].item_x = _item_text_x(line, match.end())
-    return [block_with_hanging_label_first(block, em) for block in blocks]
+    return [block_with_hanging_label_first(block, em, settings) for block in blocks]
 
 
 #: A line or run of prose holds at least this many words (a table's labels and figures hold
@@ -255,15 +271,18 @@ def region_to_blocks(lines: list[Line], em: float) -> list[Block]:
 PROSE_WORDS = 8
 
 
-def _sentence_runs_into(previous: Line, line: Line, full_x: float, previous_opens_block: bool) -> bool:
+def _sentence_runs_into(
+    previous: Line, line: Line, full_x: float, previous_opens_block: bool, settings: TextLayerSettings
+) -> bool:
     """The sentence of `previous` goes on into `line` across a weight switch: both are one
     segment of prose (`PROSE_WORDS` words or more) that reaches `full_x` (the region's right
-    edge, less 0.5 em), `previous` ends no sentence, and a bold `previous` is not the first line
-    of its block. A bold heading is short, or set apart from a tag flush right ("Armored Ogre
-    ... Creatures", DA-619p), or follows a sentence's end, or opens its block and runs on into
-    its regular text ("The History of the Chantry: Chapter 3 - ...", DA-619p p231)."""
+    edge, less `full_line_slack_em`), `previous` ends no sentence, and a bold `previous`
+    (`bold_line_share`) is not the first line of its block. A bold heading is short, or set
+    apart from a tag flush right (a rulebook's entry name beside its category), or follows a
+    sentence's end, or opens its block and runs on into its regular text (a rulebook's run-in
+    heading "The History of the Chantry: Chapter 3 - ...")."""
     return (
-        not (previous_opens_block and previous.bold >= 0.8)
+        not (previous_opens_block and previous.bold >= settings.bold_line_share)
         and not _ends_sentence(previous)
         and all(
             len(l.segments) == 1 and l.x1 >= full_x and len(l.text.split()) >= PROSE_WORDS for l in (previous, line)
@@ -275,53 +294,54 @@ def _ends_sentence(line: Line) -> bool:
     return line.text.rstrip().endswith((".", "!", "?", ":", "।", "॥"))
 
 
-#: A hanging label is one word of at most this many characters ("10a(iii)", "4.2*").
-_LABEL_CHARS = 12
 #: A line that ends an entry: the next line may begin the next entry, with its own label.
 _ENTRY_END = (".", ")", ";", ":")
 
 
-def block_with_hanging_label_first(block: Block, em: float) -> Block:
+def block_with_hanging_label_first(
+    block: Block, em: float, settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+) -> Block:
     """The block with each label that hangs beside a later line of its entry moved to the start
     of the entry's first line; the block itself when it has none (the common case).
 
-    A hanging label is the first segment of a line: one word of at most `_LABEL_CHARS`
-    characters with a letter or digit, ending at least 0.5 em left of where the rest of its
-    line starts. Its entry is the lines around it that start where that rest starts (within
-    1 pt): back to the block start or to a line ending an entry (`_ENTRY_END`, footnote marks
+    A hanging label is the first segment of a line: one word of at most `label_max_chars`
+    characters with a letter or digit, ending at least `label_gap_em` left of where the rest of
+    its line starts. Its entry is the lines around it that start where that rest starts (within
+    `label_align_pt`): back to the block start or to a line ending an entry (`_ENTRY_END`, footnote marks
     set aside: `_ends_entry`), which must be where the run stops, and on to the block end or to
     a line that starts with its own label. The label is moved only when it is beside a line
     after the entry's first, the line before it goes on (`_ends_entry` false: else the
-    label may open the next entry) and the entry's first line is text (3 or more words with
-    letters; a label beside figures stays where it is). Exhibit indexes set an entry's number
-    centred beside its description (VERIZON 2022 10-K p111: "10a(iii)" beside the second of
+    label may open the next entry) and the entry's first line is text (`entry_min_words` or more
+    words with letters; a label beside figures stays where it is). Exhibit indexes of filings
+    set an entry's number centred beside its description ("10a(iii)" beside the second of
     three lines), so it was read into the middle of the text, and a word broken at the first
     line's end was not rejoined ("... Inc. Long-10a(iii) Term Incentive Plan"). A block may
-    hold several entries in other columns (p112: "10a(vii)" beside its second line, then
+    hold several entries in other columns ("10a(vii)" beside its second line, then
     "10b ...", "10c ..." with labels at the margin): each entry is judged alone. The label
     names the entry: it reads first."""
+    align, min_words = settings.label_align_pt, settings.entry_min_words
     lines = list(block.lines)
     done = 0  # lines before this belong to an entry already judged
     moved = False
     for k in range(1, len(lines)):
         line = lines[k]
-        if k <= done or not _starts_with_label(line, em):
+        if k <= done or not _starts_with_label(line, em, settings):
             continue
         label, rest = line.segments[0], line.segments[1:]
         x = rest[0].x0
-        if abs(lines[k - 1].x0 - x) > 1 or _ends_entry(lines[k - 1]):
+        if abs(lines[k - 1].x0 - x) > align or _ends_entry(lines[k - 1]):
             continue
         s = k - 1
-        while s > done and abs(lines[s - 1].x0 - x) <= 1 and not _ends_entry(lines[s - 1]):
+        while s > done and abs(lines[s - 1].x0 - x) <= align and not _ends_entry(lines[s - 1]):
             s -= 1
         if s > 0 and not _ends_entry(lines[s - 1]):
             continue
         e = k + 1
-        while e < len(lines) and abs(lines[e].x0 - x) <= 1:
+        while e < len(lines) and abs(lines[e].x0 - x) <= align:
             e += 1
-        if e < len(lines) and not _starts_with_label(lines[e], em):
+        if e < len(lines) and not _starts_with_label(lines[e], em, settings):
             continue
-        if sum(1 for word in lines[s].text.split() if any(c.isalpha() for c in word)) < 3:
+        if sum(1 for word in lines[s].text.split() if any(c.isalpha() for c in word)) < min_words:
             continue
         lines[s] = segments_to_line([label, *lines[s].segments])
         lines[k] = segments_to_line(rest)
@@ -331,10 +351,10 @@ def block_with_hanging_label_first(block: Block, em: float) -> Block:
     return replace(block, lines=lines)
 
 
-def _is_label(segment: Segment) -> bool:
-    """One word of at most `_LABEL_CHARS` characters with a letter or digit."""
+def _is_label(segment: Segment, max_chars: int) -> bool:
+    """One word of at most `max_chars` characters with a letter or digit."""
     text = segment.text
-    return len(text) <= _LABEL_CHARS and len(text.split()) == 1 and any(c.isalnum() for c in text)
+    return len(text) <= max_chars and len(text.split()) == 1 and any(c.isalnum() for c in text)
 
 
 def _ends_entry(line: Line) -> bool:
@@ -342,12 +362,12 @@ def _ends_entry(line: Line) -> bool:
     return line.text.rstrip().rstrip(FOOTNOTE_MARKS).rstrip().endswith(_ENTRY_END)
 
 
-def _starts_with_label(line: Line, em: float) -> bool:
-    """The line starts with its own label: a `_is_label` segment 0.5 em or more left of the rest."""
+def _starts_with_label(line: Line, em: float, settings: TextLayerSettings) -> bool:
+    """The line starts with its own label: a `_is_label` segment `label_gap_em` or more left of the rest."""
     return (
-        len(line.segments) >= 2
-        and _is_label(line.segments[0])
-        and line.segments[0].x1 <= line.segments[1].x0 - 0.5 * em
+        len(line.segments) > 1
+        and _is_label(line.segments[0], settings.label_max_chars)
+        and line.segments[0].x1 <= line.segments[1].x0 - settings.label_gap_em * em
     )
 
 

@@ -19,7 +19,7 @@ page. On an unrotated page with its box at the origin the mapping is the old one
 `top = page_height - pdf_top`, `x` unchanged.
 
 A `Segment` is a run of horizontally adjacent characters on one baseline, in drawing
-order, broken where the gap to the next character exceeds `SEGMENT_GAP_EM` (so a table
+order, broken where the gap to the next character exceeds `segment_gap_em` (so a table
 cell or a column of a two-column page is its own segment). Rotated characters (an
 arXiv stamp in the margin) never join horizontal text; they come back as separate
 segments with `rotated=True`.
@@ -33,41 +33,30 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-#: A gap wider than this many font sizes ends a segment (columns, table cells).
-SEGMENT_GAP_EM = 0.8
-#: A gap wider than this many font sizes between two characters is a word space, when the
-#: font's own space advance is unknown; otherwise half that advance is (`_space_gap_em`),
-#: held between `MIN_SPACE_GAP_EM` and this. Times has a 0.25 em space, so 0.125 em; a fixed
-#: 0.18 em glued "of|the" (0.148 em apart: the "f" advance is short) in 10-Ks set in Times.
-SPACE_GAP_EM = 0.18
-#: The lower bound of the space threshold (em): gaps inside words reach ~0.085 em in tightly
-#: set text (Corning's 10-K), so no font's space advance brings the threshold below this.
-MIN_SPACE_GAP_EM = 0.1
+from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSettings
+
+#: The tolerances of this module are `TextLayerSettings` fields (`settings.py`), each with its
+#: unit and reason. How they work together on word spaces: a glyph gap over half the font's
+#: own space advance is a word space (`space_share_of_advance`, `_space_gap_em`), held between
+#: `min_space_gap_em` and `space_gap_em`; `space_gap_em` alone when the advance is unknown. A
+#: fixed threshold of 0.18 em glued "of|the" in 10-Ks set in Times (0.148 em apart: the "f"
+#: advance is short), hence half the advance (0.125 em there).
+#:
 #: pdfium's own space (a zero-width character it generates between two glyphs from the
-#: content stream's positioning and the font) is always a word break. A floor on the glyph
-#: gap (0.08 em) was tried: it glued italic words, whose glyph boxes overlap across the
-#: space ("to|fluctuations" in 3M's 10-K: the italic "f" starts 0.15 em before pdfium's
-#: space; "of|just" in Corning's). Checked against pdftotext on the 10-Ks, DA-619p, chelsea,
-#: layout-parser and eu-011/026 (first 15 pages): no word split by a generated space. Only
-#: when the font has a space glyph (`Char.space_width`); in a font without one only over
-#: `MIN_SPACE_GAP_EM` and between glyphs of unequal width (`_takes_generated_space`): in
-#: code_and_formula's listing (fixed pitch, each glyph placed on its own) pdfium puts one in
-#: "console .log".
-#: A character this much smaller than the one before it (size ratio) whose baseline is at
-#: least `SUPERSCRIPT_RISE_EM` (of the larger size) higher starts a superscript: a token of its
-#: own ("2,557.2" + footnote "8", never "2,557.28"). The return to the base size ends it
-#: before a glyph that opens a word (`_opens_word`).
-SUPERSCRIPT_SIZE_RATIO = 0.85
-SUPERSCRIPT_RISE_EM = 0.2
-#: Devanagari glyph boxes overlap and leave odd gaps; demand a clearer gap there.
-DEVANAGARI_SPACE_GAP_EM = 0.45
-#: A drawn space that ends this many font sizes or more before the end of the glyph drawn
-#: before it lies inside that glyph's advance: it moves the pen nowhere, so it is no word
-#: break (the glyph gap decides). An OCR engine's invisible layer draws a space after each
-#: word from that word's last glyph's start, and a full-width letter's advance (1 em) outruns
-#: its narrow space: "小Ｅ14司" would read "Ｅ 14" (corpus/pr-136 p2; pdfium and pdftotext
-#: read no space there). A space at the glyph's end, zero-width or not, still counts.
-HIDDEN_SPACE_EM = 0.1
+#: content stream's positioning and the font) is always a word break in a font with a space
+#: glyph (`Char.space_width`). A floor on the glyph gap (0.08 em) was tried: it glued italic
+#: words, whose glyph boxes overlap across the space (an italic "f" starts 0.15 em before
+#: pdfium's space in "to fluctuations"). Checked against pdftotext on filings, a rulebook,
+#: brochures and papers: no word split by a generated space. In a font without a space glyph
+#: it counts only over `min_space_gap_em` and between glyphs of unequal width
+#: (`_takes_generated_space`): in a code listing set in a fixed-pitch font, each glyph placed on
+#: its own, pdfium puts one in "console .log".
+#:
+#: A drawn space that lies inside the advance of the glyph before it (`hidden_space_em`) moves
+#: the pen nowhere and is no word break: an OCR engine's invisible layer draws a space after
+#: each word from that word's last glyph's start, and a full-width letter's advance (1 em)
+#: outruns its narrow space ("小Ｅ14司" would read "Ｅ 14"; pdfium and pdftotext read no space).
+#: A space at the glyph's end, zero-width or not, still counts.
 #: Font names that say bold. TeX's bold faces say it only here: Computer Modern's bold extended
 #: ("CMBX10", "CMSSBX10", cm-super's "SFBX1000"), its bold ("CMB10") and the URW Times clone's
 #: medium ("NimbusRomNo9L-Medi", TeX's Times bold); their stem width reads as weight ~550 and
@@ -140,16 +129,17 @@ class Segment:
         return (self.top + self.bottom) / 2
 
 
-def _space_gap_em(char: Char, size: float) -> float:
-    """The gap (em of `size`) over which two glyphs of `char`'s font are a word apart: half
-    the font's space advance, between `MIN_SPACE_GAP_EM` and `SPACE_GAP_EM`; `SPACE_GAP_EM`
-    when the advance is unknown or implausible (under 0.1 em or over 0.6 em: no real space
-    glyph, or a CJK full-width one)."""
+def _space_gap_em(char: Char, size: float, settings: TextLayerSettings) -> float:
+    """The gap (em of `size`) over which two glyphs of `char`'s font are a word apart:
+    `space_share_of_advance` of the font's space advance, between `min_space_gap_em` and
+    `space_gap_em`; `space_gap_em` when the advance is unknown or implausible (outside
+    `space_advance_min_em`..`space_advance_max_em`: no real space glyph, or a CJK full-width one)."""
     space_em = char.space_width / size
-    if not 0.1 <= space_em <= 0.6:
-        return SPACE_GAP_EM
-    half = 0.5 * space_em
-    return MIN_SPACE_GAP_EM if half < MIN_SPACE_GAP_EM else (SPACE_GAP_EM if half > SPACE_GAP_EM else half)
+    if not settings.space_advance_min_em <= space_em <= settings.space_advance_max_em:
+        return settings.space_gap_em
+    half = settings.space_share_of_advance * space_em
+    low, high = settings.min_space_gap_em, settings.space_gap_em
+    return low if half < low else (high if half > high else half)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -162,17 +152,21 @@ def _is_devanagari(text: str) -> bool:
     return "\u0900" <= text <= "\u097f"
 
 
-def _inside_advance(space: Char, last: Char | None) -> bool:
+def _inside_advance(space: Char, last: Char | None, settings: TextLayerSettings) -> bool:
     """Does a drawn `space` lie inside the advance of `last`, the glyph before it on its line:
-    starting no earlier than it and ending `HIDDEN_SPACE_EM` or more before its end? In a
-    right-to-left run the space sits left of the glyph before it and is never inside.
-    Rotated glyphs never come here."""
+    starting no earlier than it (`advance_edge_pt`) and ending `hidden_space_em` or more before
+    its end? In a right-to-left run the space sits left of the glyph before it and is never
+    inside. Rotated glyphs never come here."""
     if last is None or not last.top - last.size < space.top < last.bottom:
         return False
-    return last.x0 - 0.01 <= space.x0 and space.x1 < last.x1 - HIDDEN_SPACE_EM * last.size
+    return last.x0 - settings.advance_edge_pt <= space.x0 and space.x1 < last.x1 - settings.hidden_space_em * last.size
 
 
-def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) -> list[Segment]:
+def chars_to_segments(
+    chars: list[Char],
+    line_end_spaces: bool | None = None,
+    settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
+) -> list[Segment]:
     """Group characters into horizontal segments (see the module docstring).
 
     `Segment.space_after` is evidence only where the page draws a space after some line end:
@@ -180,13 +174,22 @@ def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) ->
     cell's, `cells.grid_to_rows`); None judges it from `chars` themselves.
 
     A character continues the current segment when it sits on the same baseline and
-    starts at most `SEGMENT_GAP_EM` after the previous one ends (and not far before it);
+    starts at most `segment_gap_em` after the previous one ends (and not far before it);
     in right-to-left script (bidi class R or AL, Arabic and Hebrew) the next character
     sits to the *left* of the previous one, and the run keeps the content stream's
     (logical) order. A space is inserted for a drawn space character, a gap over half
     the font's space advance (`_space_gap_em`), a space pdfium generated (in a font with a
-    space glyph), and around a superscript (`_is_superscript`).
+    space glyph), and around a superscript (`_is_superscript`). Tolerances: `settings`.
     """
+    # the settings read once into locals: this loop runs once per character of the page
+    segment_gap, min_space_gap = settings.segment_gap_em, settings.min_space_gap_em
+    superscript_ratio, min_size = settings.superscript_size_ratio, settings.min_font_size_pt
+    line_share, shared_pt = settings.same_line_overlap_share, settings.shared_glyph_pt
+    glyph_overlap, mark_overlap, mark_behind = (
+        settings.glyph_overlap_em,
+        settings.mark_overlap_em,
+        settings.mark_behind_em,
+    )
     segments: list[Segment] = []
     rotated: list[Char] = []
     current: list[Char] = []
@@ -202,29 +205,30 @@ def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) ->
         if char.is_space:
             if char.generated:
                 pending_generated = True
-            elif not _inside_advance(char, last):
+            elif not _inside_advance(char, last, settings):
                 pending_space = True
             continue
         space = False
         if last is not None:
             text = char.text
             size = last.size if last.size < char.size else char.size
-            if size < 1.0:
-                size = 1.0
+            if size < min_size:
+                size = min_size
             gap = char.x0 - last.x1
             low = last.bottom if last.bottom < char.bottom else char.bottom
             high = last.top if last.top > char.top else char.top
             last_height, height = last.bottom - last.top, char.bottom - char.top
-            same_line = low - high > 0.5 * (last_height if last_height < height else height)
+            same_line = low - high > line_share * (last_height if last_height < height else height)
             simple = text < "\u0300"  # Latin-1 and below: no combining marks, no Devanagari, no RTL
             mark = not simple and _is_mark(text)
             devanagari = not simple and "\u0900" <= text <= "\u097f"
             rtl = not (simple and last.text < "\u0300") and (_is_rtl(text) or _is_rtl(last.text))
-            overlap_allowed = (1.0 if mark or devanagari else 0.5) * size
-            shared_glyph = -0.5 < char.x0 - last.x0 < 0.5 and -0.5 < char.x1 - last.x1 < 0.5  # ligature "fi" -> f, i
-            if rtl and same_line and not -overlap_allowed <= gap <= SEGMENT_GAP_EM * size:
+            overlap_allowed = (mark_overlap if mark or devanagari else glyph_overlap) * size
+            # a ligature "fi" read as f, i
+            shared_glyph = -shared_pt < char.x0 - last.x0 < shared_pt and -shared_pt < char.x1 - last.x1 < shared_pt
+            if rtl and same_line and not -overlap_allowed <= gap <= segment_gap * size:
                 gap = last.x0 - char.x1  # the next glyph of a right-to-left run sits to the left
-            elif same_line and mark and (char.x0 + char.x1) / 2 < last.x0 - 0.1 * size:
+            elif same_line and mark and (char.x0 + char.x1) / 2 < last.x0 - mark_behind * size:
                 # A combining sign drawn after later letters (e.g. a chandrabindu placed
                 # last): it belongs after the letter it sits on.
                 center = (char.x0 + char.x1) / 2
@@ -233,18 +237,21 @@ def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) ->
                 current.append(char)
                 pending_space = pending_generated = False
                 continue
-            if same_line and (shared_glyph or -overlap_allowed <= gap <= SEGMENT_GAP_EM * size):
+            if same_line and (shared_glyph or -overlap_allowed <= gap <= segment_gap * size):
                 space = (
                     pending_space
-                    # every word-space threshold is at least `MIN_SPACE_GAP_EM`: the glyphs of a
+                    # every word-space threshold is at least `min_space_gap_em`: the glyphs of a
                     # word (most pairs) are decided without computing the pair's threshold
-                    or (gap > MIN_SPACE_GAP_EM * size and gap > _word_space_em(char, last, size, devanagari) * size)
-                    or (pending_generated and _takes_generated_space(char, last, gap, size))
-                    # the size test first: `_is_superscript` is False without it (most pairs)
-                    or (char.size < SUPERSCRIPT_SIZE_RATIO * last.size and _is_superscript(char, last))
                     or (
-                        last.size < SUPERSCRIPT_SIZE_RATIO * char.size
-                        and _is_superscript(last, char)
+                        gap > min_space_gap * size
+                        and gap > _word_space_em(char, last, size, devanagari, settings) * size
+                    )
+                    or (pending_generated and _takes_generated_space(char, last, gap, size, settings))
+                    # the size test first: `_is_superscript` is False without it (most pairs)
+                    or (char.size < superscript_ratio * last.size and _is_superscript(char, last, settings))
+                    or (
+                        last.size < superscript_ratio * char.size
+                        and _is_superscript(last, char, settings)
                         and _opens_word(text)
                     )
                 ) and not (shared_glyph or mark)
@@ -260,32 +267,33 @@ def chars_to_segments(chars: list[Char], line_end_spaces: bool | None = None) ->
     if not (any(segment.space_after for segment in segments) if line_end_spaces is None else line_end_spaces):
         for segment in segments:  # no evidence: this page never draws a space at a line end
             segment.space_after = None
-    segments.extend(rotated_chars_to_segments(rotated))
+    segments.extend(rotated_chars_to_segments(rotated, settings))
     return segments
 
 
-def _word_space_em(char: Char, last: Char, size: float, devanagari: bool) -> float:
+def _word_space_em(char: Char, last: Char, size: float, devanagari: bool, settings: TextLayerSettings) -> float:
     """The gap (em of `size`, the smaller of the two sizes) over which `last` and `char` are a
-    word apart: `DEVANAGARI_SPACE_GAP_EM` between two Devanagari letters, else
-    `_space_gap_em` of the smaller glyph's font. Never below `MIN_SPACE_GAP_EM`."""
+    word apart: `devanagari_space_gap_em` between two Devanagari letters, else
+    `_space_gap_em` of the smaller glyph's font. Never below `min_space_gap_em`."""
     if devanagari and _is_devanagari(last.text):
-        return DEVANAGARI_SPACE_GAP_EM
-    return _space_gap_em(char if char.size <= last.size else last, size)
+        return settings.devanagari_space_gap_em
+    return _space_gap_em(char if char.size <= last.size else last, size, settings)
 
 
-def _takes_generated_space(char: Char, last: Char, gap: float, size: float) -> bool:
+def _takes_generated_space(char: Char, last: Char, gap: float, size: float, settings: TextLayerSettings) -> bool:
     """Whether a space pdfium generated between `last` and `char` is a word break: always in a
-    font with a space glyph; in one without, when the glyphs are over `MIN_SPACE_GAP_EM` apart
-    and their boxes differ in width. Equal widths are the cells of a fixed-pitch font, where
-    pdfium guesses spaces from glyphs placed one by one ("console .log" in code_and_formula's
-    listing, 0.105-0.145 em apart); in proportional TeX fonts without a space glyph a word gap
-    can fall under `SPACE_GAP_EM` ("of|three", eu-026 p5: 0.179 em). Sizes and gaps in points."""
+    font with a space glyph; in one without, when the glyphs are over `min_space_gap_em` apart
+    and their boxes differ in width (`fixed_pitch_width_em`). Equal widths are the cells of a
+    fixed-pitch font, where pdfium guesses spaces from glyphs placed one by one (a code listing's
+    "console .log", 0.105-0.145 em apart); in proportional TeX fonts without a space glyph a word
+    gap can fall under `space_gap_em` ("of|three": 0.179 em). Sizes and gaps in points."""
     if char.space_width > 0.0 or last.space_width > 0.0:
         return True
-    if gap <= MIN_SPACE_GAP_EM * size:
+    if gap <= settings.min_space_gap_em * size:
         return False
     difference = (last.x1 - last.x0) - (char.x1 - char.x0)
-    return not -0.01 * size <= difference <= 0.01 * size
+    tolerance = settings.fixed_pitch_width_em
+    return not -tolerance * size <= difference <= tolerance * size
 
 
 @functools.lru_cache(maxsize=4096)
@@ -296,20 +304,21 @@ def _is_rtl(text: str) -> bool:
 
 def _opens_word(text: str) -> bool:
     """A glyph that starts a word after a superscript: a letter, a digit, an opening bracket or
-    quote (Unicode Ps, Pi: normal_4pages p2's footnote mark "6)" before "(이하"). Closing
+    quote (Unicode Ps, Pi: a Korean report's footnote mark "6)" before "(이하"). Closing
     punctuation stays with the superscript ("revenue¹," reads "revenue 1,")."""
     return text.isalnum() or unicodedata.category(text[0]) in ("Ps", "Pi")
 
 
-def _is_superscript(char: Char, base: Char) -> bool:
-    """`char` is set smaller than `base` (`SUPERSCRIPT_SIZE_RATIO`) with its baseline raised by
-    `SUPERSCRIPT_RISE_EM` of `base`'s size or more. The baseline is estimated as the loose
-    box's bottom less 0.2 of the size (pdfium's loose box spans the font's descent to its
-    ascent, about 0.2 em below the baseline to 0.8 em above)."""
-    if char.size >= SUPERSCRIPT_SIZE_RATIO * base.size:
+def _is_superscript(char: Char, base: Char, settings: TextLayerSettings) -> bool:
+    """`char` is set smaller than `base` (`superscript_size_ratio`) with its baseline raised by
+    `superscript_rise_em` of `base`'s size or more. The baseline is estimated as the loose
+    box's bottom less `loose_box_descent_em` of the size (pdfium's loose box spans the font's
+    descent to its ascent, about 0.2 em below the baseline to 0.8 em above)."""
+    if char.size >= settings.superscript_size_ratio * base.size:
         return False
-    rise = (base.bottom - 0.2 * base.size) - (char.bottom - 0.2 * char.size)
-    return rise >= SUPERSCRIPT_RISE_EM * base.size
+    descent = settings.loose_box_descent_em
+    rise = (base.bottom - descent * base.size) - (char.bottom - descent * char.size)
+    return rise >= settings.superscript_rise_em * base.size
 
 
 def _entries_to_segment(chars: list[Char], entries: list[tuple[bool, Char]], space_after: bool) -> Segment:
@@ -371,28 +380,32 @@ def _build_segment(chars: list[Char], text: str) -> Segment:
     )
 
 
-def rotated_chars_to_segments(chars: list[Char]) -> list[Segment]:
-    """Rotated characters grouped into runs by proximity (a margin stamp is one run)."""
+def rotated_chars_to_segments(
+    chars: list[Char], settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+) -> list[Segment]:
+    """Rotated characters grouped into runs by proximity (a margin stamp is one run:
+    `rotated_run_dx_em`, `rotated_run_dy_em`); word spaces over `space_gap_em`."""
+    dx, dy = settings.rotated_run_dx_em, settings.rotated_run_dy_em
     runs: list[list[Char]] = []
     for char in chars:
         if runs:
             prev = runs[-1][-1]
-            near = abs(char.x0 - prev.x0) < 2 * char.size and abs(char.top - prev.top) < 3 * char.size
+            near = abs(char.x0 - prev.x0) < dx * char.size and abs(char.top - prev.top) < dy * char.size
             if near:
                 runs[-1].append(char)
                 continue
         runs.append([char])
     segments = []
     for run in runs:
-        segment = _build_segment(run, _rotated_run_text(run))
+        segment = _build_segment(run, _rotated_run_text(run, settings.space_gap_em))
         segment.rotated = True
         segments.append(segment)
     return segments
 
 
-def _rotated_run_text(run: list[Char]) -> str:
+def _rotated_run_text(run: list[Char], space_gap_em: float) -> str:
     """A run's text with a space wherever the gap to the previous character, measured along
-    the run (down or across the page), is a word space."""
+    the run (down or across the page), is a word space (over `space_gap_em`)."""
     parts = [run[0].text]
     for prev, char in zip(run, run[1:]):
         vertical = abs(char.top - prev.top) > abs(char.x0 - prev.x0)
@@ -401,7 +414,7 @@ def _rotated_run_text(run: list[Char]) -> str:
             if vertical
             else max(char.x0 - prev.x1, prev.x0 - char.x1)
         )
-        if gap > SPACE_GAP_EM * (char.size or 1.0):  # drawn spaces never get here (chars_to_segments)
+        if gap > space_gap_em * (char.size or 1.0):  # drawn spaces never get here (chars_to_segments)
             parts.append(" ")
         parts.append(char.text)
     return "".join(parts)

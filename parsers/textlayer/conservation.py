@@ -20,8 +20,8 @@ catch a character swapped for another, which no pass here does. Counted sides:
   in and before tables and paragraphs continued across a page break are merged, which only
   move text between pages, but for a repeated table header, which `pages_with_drops` then
   moves to the page's dropped text): texts, table cells (not `text`, whose " | " is ours, nor the
-  `caption` copy), and a list marker kept in `data["marker"]` unless the text already starts
-  with it.
+  `caption` copy), and a list marker kept in `data["marker"]` when the text leaves it out
+  (`_marker_left_out`).
 """
 
 from __future__ import annotations
@@ -65,9 +65,21 @@ def element_to_char_count(element: Element) -> int:
         return sum(text_to_char_count(cell) for row in element.rows for cell in row)
     count = text_to_char_count(element.text)
     marker = element.data.get("marker")
-    if isinstance(marker, str) and not element.text.startswith(marker):
+    if isinstance(marker, str) and _marker_left_out(element.text, marker):
         count += text_to_char_count(marker)
     return count
+
+
+def _marker_left_out(text: str, marker: str) -> bool:
+    """Whether an element's `text` leaves out its list `marker`, as `structure.elements` builds
+    it: a bullet glyph (no letter or digit) is taken out of the text unless it is all the text;
+    an enumerator ("1.", "(iv)") stays in it as printed, unless the text does not start with it.
+    Asking "does the text start with the marker?" of a bullet was wrong where the item's own
+    text opens with the same glyph: a section break set as a row of asterisks ("* * *") is
+    the bullet "*" and the text "* *"."""
+    if any(c.isalnum() for c in marker):
+        return not text.startswith(marker)
+    return text != marker
 
 
 def pages_to_conserved(

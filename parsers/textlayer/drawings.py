@@ -8,18 +8,20 @@ count of such segments), and images.
 
 `graphics_to_figure_boxes`:
 
-1. images and drawing paths lying within `CLUSTER_GAP` of each other are one cluster (the bars,
+1. images and drawing paths lying within `cluster_gap_pt` of each other are one cluster (the bars,
    lines and marks of one chart; a photo and the rounded panel it sits in). Only boxes sharing
    a cell of a coarse grid are compared (`boxes_to_clusters`), so a page with thousands of
    paths (a map) is not a comparison of every pair;
-2. a cluster without an image is a figure only when dense: at least `MIN_DRAWING_PATHS` paths
-   and `MIN_DRAWN_SEGMENTS` curved or diagonal segments (one rounded box round a note, an arrow
+2. a cluster without an image is a figure only when dense: at least `min_drawing_paths` paths
+   and `min_drawn_segments` curved or diagonal segments (one rounded box round a note, an arrow
    or an underline is not a figure);
 3. the cluster grows to the largest rectangle that encloses it and is at most
-   `MAX_FRAME_GROWTH` times its area (a chart's panel, a photo's coloured panel, where the
+   `max_frame_growth` times its area (a chart's panel, a photo's coloured panel, where the
    labels sit), and to the straight rulings crossing it that are no longer than it (axes);
-4. kept when at least `MIN_FIGURE_SIDE` on both sides and at most `MAX_FIGURE_PAGE_SHARE` of
+4. kept when at least `min_figure_side_pt` on both sides and at most `max_figure_page_share` of
    the page (more is a background).
+
+The tolerances are `TextLayerSettings` fields, with their reasons.
 
 All boxes are (x0, top, x1, bottom) in points, top-left origin, in the page's reading frame,
 clipped to the page. Pure: the inputs are left alone.
@@ -27,24 +29,16 @@ clipped to the page. Pure: the inputs are left alone.
 
 from __future__ import annotations
 
+from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSettings
+
 Box = tuple[float, float, float, float]
 #: A drawing path's box and its number of curved or diagonal segments.
 Drawing = tuple[float, float, float, float, int]
 
-#: A figure is at least this many points wide and high (smaller graphics are icons, bullets, rules).
-MIN_FIGURE_SIDE = 36.0
-#: ... and covers at most this share of the page (more is a background or a scanned page).
-MAX_FIGURE_PAGE_SHARE = 0.85
-#: Graphics closer than this (points) are one cluster: tiles of one picture, the marks of one chart.
-CLUSTER_GAP = 3.0
-#: A cluster of paths alone is a figure with at least this many paths ...
-MIN_DRAWING_PATHS = 3
-#: ... drawing at least this many curved or diagonal segments (a rounded box has 8-12).
-MIN_DRAWN_SEGMENTS = 24
-#: An enclosing rectangle at most this many times the cluster's area is its frame or panel.
-MAX_FRAME_GROWTH = 4.0
-#: Rulings thinner than this (points) are straight lines (axes), not frames.
-RULING_THICKNESS = 2.5
+#: The default figure size bounds, for OCR's figure pass (`ocr.figures`), which finds picture
+#: regions on a rendered page by the same measure.
+MIN_FIGURE_SIDE = DEFAULT_TEXT_LAYER_SETTINGS.min_figure_side_pt
+MAX_FIGURE_PAGE_SHARE = DEFAULT_TEXT_LAYER_SETTINGS.max_figure_page_share
 
 
 def _clip(box: Box, width: float, height: float) -> Box | None:
@@ -60,7 +54,7 @@ def _union(a: Box, b: Box) -> Box:
     return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
 
 
-def _encloses(outer: Box, inner: Box, slack: float = 2.0) -> bool:
+def _encloses(outer: Box, inner: Box, slack: float) -> bool:
     return (
         outer[0] - slack <= inner[0]
         and outer[1] - slack <= inner[1]
@@ -78,7 +72,7 @@ def _crosses(ruling: Box, box: Box) -> bool:
 GRID_CELL = 24.0
 
 
-def boxes_to_clusters(boxes: list[Box], gap: float = CLUSTER_GAP) -> list[list[int]]:
+def boxes_to_clusters(boxes: list[Box], gap: float = DEFAULT_TEXT_LAYER_SETTINGS.cluster_gap_pt) -> list[list[int]]:
     """Indexes of `boxes` grouped into clusters of boxes at most `gap` apart (transitively).
     Each box is listed in the `GRID_CELL` cells its box widened by `gap` covers; only boxes
     sharing a cell are compared, so the cost grows with the boxes' area in cells and the
@@ -111,25 +105,33 @@ def boxes_to_clusters(boxes: list[Box], gap: float = CLUSTER_GAP) -> list[list[i
     return list(clusters.values())
 
 
-def _grown(box: Box, rectangles: list[Box], rulings: list[Box]) -> Box:
-    """`box` grown to the largest enclosing rectangle within `MAX_FRAME_GROWTH` of its area (a
-    chart's outer panel, with its title and legend, rather than the plot frame inside it),
-    then to the rulings crossing it that are no longer than it is wide or high."""
-    enclosing = [r for r in rectangles if _encloses(r, box) and _area(r) <= MAX_FRAME_GROWTH * max(_area(box), 1.0)]
+def _grown(box: Box, rectangles: list[Box], rulings: list[Box], settings: TextLayerSettings) -> Box:
+    """`box` grown to the largest enclosing rectangle (within `frame_slack_pt`) within
+    `max_frame_growth` of its area (a chart's outer panel, with its title and legend, rather
+    than the plot frame inside it), then to the rulings crossing it that are no longer than it
+    is wide or high (`frame_slack_pt` allowed)."""
+    slack, growth = settings.frame_slack_pt, settings.max_frame_growth
+    enclosing = [r for r in rectangles if _encloses(r, box, slack) and _area(r) <= growth * max(_area(box), 1.0)]
     if enclosing:
         box = _union(box, max(enclosing, key=_area))
     for ruling in rulings:
-        fits = ruling[2] - ruling[0] <= (box[2] - box[0]) + 2 and ruling[3] - ruling[1] <= (box[3] - box[1]) + 2
+        fits = ruling[2] - ruling[0] <= (box[2] - box[0]) + slack and ruling[3] - ruling[1] <= (box[3] - box[1]) + slack
         if fits and _crosses(ruling, box):
             box = _union(box, ruling)
     return box
 
 
 def graphics_to_figure_boxes(
-    images: list[Box], drawings: list[Drawing], frames: list[Box], page_width: float, page_height: float
+    images: list[Box],
+    drawings: list[Drawing],
+    frames: list[Box],
+    page_width: float,
+    page_height: float,
+    settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
 ) -> list[Box]:
     """Figure boxes from a page's images, drawing paths and straight frames (rectangles and
     rulings), all in the reading frame; see the module docstring for the four steps."""
+    thickness, min_side = settings.ruling_thickness_pt, settings.min_figure_side_pt
     items: list[Box] = []
     weights: list[int] = []  # curved/diagonal segments; -1 for an image
     for box in images:
@@ -145,23 +147,23 @@ def graphics_to_figure_boxes(
     if not items:
         return []
     on_page = [c for c in (_clip(f, page_width, page_height) for f in frames) if c]
-    rectangles = [f for f in on_page if f[2] - f[0] > RULING_THICKNESS and f[3] - f[1] > RULING_THICKNESS]
-    rulings = [f for f in on_page if f[2] - f[0] <= RULING_THICKNESS or f[3] - f[1] <= RULING_THICKNESS]
+    rectangles = [f for f in on_page if f[2] - f[0] > thickness and f[3] - f[1] > thickness]
+    rulings = [f for f in on_page if f[2] - f[0] <= thickness or f[3] - f[1] <= thickness]
     page_area = max(page_width * page_height, 1.0)
     figures: list[Box] = []
-    for members in boxes_to_clusters(items):
+    for members in boxes_to_clusters(items, settings.cluster_gap_pt):
         has_image = any(weights[i] < 0 for i in members)
         paths = [weights[i] for i in members if weights[i] >= 0]
-        if not has_image and (len(paths) < MIN_DRAWING_PATHS or sum(paths) < MIN_DRAWN_SEGMENTS):
+        if not has_image and (len(paths) < settings.min_drawing_paths or sum(paths) < settings.min_drawn_segments):
             continue
         box = items[members[0]]
         for index in members[1:]:
             box = _union(box, items[index])
-        box = _grown(box, rectangles, rulings)
+        box = _grown(box, rectangles, rulings, settings)
         if (
-            box[2] - box[0] >= MIN_FIGURE_SIDE
-            and box[3] - box[1] >= MIN_FIGURE_SIDE
-            and _area(box) <= MAX_FIGURE_PAGE_SHARE * page_area
+            box[2] - box[0] >= min_side
+            and box[3] - box[1] >= min_side
+            and _area(box) <= settings.max_figure_page_share * page_area
         ):
             figures.append(box)
     return _merged_overlapping(figures)

@@ -4,8 +4,8 @@ The boxes come from `drawings.graphics_to_figure_boxes` (images and dense vector
 to their frame).
 
 Text drawn inside a figure box is the figure's own text only when it reads as labels (axis
-ticks, callouts: "Nut case", "Keyway"): every run inside is short (`MAX_LABEL_WORDS`) and all
-of them together are few (`MAX_FIGURE_WORDS`). A paragraph laid over a background image (a
+ticks, callouts: "Nut case", "Keyway"): every run inside is short (`figure_label_max_words`) and
+all of them together are few (`figure_max_words`; `TextLayerSettings`). A paragraph laid over a background image (a
 report cover, a banner) stays body text, and the figure then keeps no text. Either way every
 character stays in exactly one element (conservation): labels go to the figure, the rest to
 the body.
@@ -16,13 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from parsers.textlayer.chars import Segment
+from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSettings
 
-#: A label inside a figure has at most this many words (a chart's title or an axis label such as
-#: "L'INCITATION DE MON EMPLOYEUR OU DE MON ÉCOLE À" has 7-9; a line of prose 12 or more) ...
-MAX_LABEL_WORDS = 10
-#: ... and all labels inside one figure at most this many (chelsea_pdta.pdf p17's bar chart has
-#: 66: ticks, values, nine category names and its title).
-MAX_FIGURE_WORDS = 120
+#: The default label bounds, for OCR's figure pass (`ocr.figures`), which judges the words read
+#: inside a picture region by the same measure.
+MAX_LABEL_WORDS = DEFAULT_TEXT_LAYER_SETTINGS.figure_label_max_words
+MAX_FIGURE_WORDS = DEFAULT_TEXT_LAYER_SETTINGS.figure_max_words
 
 Box = tuple[float, float, float, float]
 
@@ -42,22 +41,27 @@ class FigureFound:
         return "\n".join(s.text.strip() for s in ordered if s.text.strip())
 
 
-def _inside(segment: Segment, box: Box) -> bool:
+def _inside(segment: Segment, box: Box, slack: float) -> bool:
+    """The segment's middle lies in `box` widened by `slack` (points) on every side."""
     x0, top, x1, bottom = box
     mx, my = (segment.x0 + segment.x1) / 2, (segment.top + segment.bottom) / 2
-    return x0 - 1 <= mx <= x1 + 1 and top - 1 <= my <= bottom + 1
+    return x0 - slack <= mx <= x1 + slack and top - slack <= my <= bottom + slack
 
 
-def segments_to_figures(segments: list[Segment], boxes: list[Box]) -> tuple[list[FigureFound], list[Segment]]:
+def segments_to_figures(
+    segments: list[Segment], boxes: list[Box], settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+) -> tuple[list[FigureFound], list[Segment]]:
     """(figures, the segments left for the body). A box's inner segments become its labels
-    only when each has at most `MAX_LABEL_WORDS` words and together at most
-    `MAX_FIGURE_WORDS`; otherwise they stay in the body and the figure has no labels."""
+    only when each has at most `figure_label_max_words` words and together at most
+    `figure_max_words`; otherwise they stay in the body and the figure has no labels."""
+    label_words, figure_words = settings.figure_label_max_words, settings.figure_max_words
+    slack = settings.inside_box_slack_pt
     figures: list[FigureFound] = []
     taken: set[int] = set()
     for box in boxes:
-        inner = [s for s in segments if id(s) not in taken and s.text.strip() and _inside(s, box)]
+        inner = [s for s in segments if id(s) not in taken and s.text.strip() and _inside(s, box, slack)]
         words = [len(s.text.split()) for s in inner]
-        if inner and max(words) <= MAX_LABEL_WORDS and sum(words) <= MAX_FIGURE_WORDS:
+        if inner and max(words) <= label_words and sum(words) <= figure_words:
             taken.update(id(s) for s in inner)
             figures.append(FigureFound(bbox=box, labels=tuple(inner)))
         else:

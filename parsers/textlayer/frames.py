@@ -16,6 +16,9 @@ from dataclasses import dataclass
 
 import pypdfium2.raw as pdfium_c
 
+#: The quarter turns (degrees clockwise) that swap a page's width and height.
+QUARTER_TURNS = (90, 270)
+
 
 @dataclass(frozen=True, slots=True)
 class PageFrame:
@@ -42,11 +45,16 @@ class PageFrame:
 
     @property
     def width(self) -> float:
-        return self.top - self.bottom if self.rotation in (90, 270) else self.right - self.left
+        return self.top - self.bottom if self.is_quarter_turned else self.right - self.left
 
     @property
     def height(self) -> float:
-        return self.right - self.left if self.rotation in (90, 270) else self.top - self.bottom
+        return self.right - self.left if self.is_quarter_turned else self.top - self.bottom
+
+    @property
+    def is_quarter_turned(self) -> bool:
+        """Turned a quarter (90 or 270 degrees): the frame's width is the page's height."""
+        return self.rotation in QUARTER_TURNS
 
     def point(self, x: float, y: float) -> tuple[float, float]:
         """A user-space point -> (x, y) in the frame, y growing downwards."""
@@ -83,13 +91,14 @@ class PageFrame:
             return self.right - right, bottom - self.bottom, self.right - left, top - self.bottom
         return self.top - top, self.right - right, self.top - bottom, self.right - left
 
-    def is_rotated(self, a: float, b: float) -> bool:
+    def is_rotated(self, a: float, b: float, upright_slope: float) -> bool:
         """Whether a baseline running along user-space direction (a, b) is not upright
-        left-to-right text in this frame (it then never joins horizontal text)."""
-        return baseline_is_rotated(self.rotation, a, b)
+        left-to-right text in this frame (it then never joins horizontal text): it runs
+        backwards, or rises more than `upright_slope` of its run (`TextLayerSettings`)."""
+        return baseline_is_rotated(self.rotation, a, b, upright_slope)
 
 
-def baseline_is_rotated(rotation: int, a: float, b: float) -> bool:
+def baseline_is_rotated(rotation: int, a: float, b: float, upright_slope: float) -> bool:
     """`PageFrame.is_rotated` for a frame turned by `rotation` degrees clockwise."""
     if rotation == 90:
         a, b = b, -a
@@ -97,8 +106,12 @@ def baseline_is_rotated(rotation: int, a: float, b: float) -> bool:
         a, b = -a, -b
     elif rotation == 270:
         a, b = -b, a
-    return abs(b) > 0.1 * (abs(a) + 1e-9) or a < 0
+    return abs(b) > upright_slope * (abs(a) + _NOT_ZERO) or a < 0
 
+
+#: Added to a baseline's run before comparing its rise with it: a vertical baseline (run 0)
+#: rises more than any share of it.
+_NOT_ZERO = 1e-9
 
 #: A PDF matrix (a, b, c, d, e, f): x' = a x + c y + e, y' = b x + d y + f.
 Matrix = tuple[float, float, float, float, float, float]
@@ -106,8 +119,8 @@ Matrix = tuple[float, float, float, float, float, float]
 
 def form_to_page_matrix(form, outer: Matrix | None) -> Matrix | None:
     """The matrix taking a form's content to page space: pdfium gives the bounds of a form's
-    objects in the form's own space (reliance.pdf p3 places a spread's right half with
-    e = -595 pt), so its matrix, then the enclosing forms', map them to the page. None for identity."""
+    objects in the form's own space (an annual report laid out in spreads places a spread's
+    right half with e = -595 pt), so its matrix, then the enclosing forms', map them to the page. None for identity."""
     raw = pdfium_c.FS_MATRIX()
     if not pdfium_c.FPDFPageObj_GetMatrix(form, raw):
         return outer

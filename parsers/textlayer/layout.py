@@ -27,6 +27,7 @@ from parsers.textlayer.drawings import graphics_to_figure_boxes
 from parsers.textlayer.figures import FigureFound, segments_to_figures
 from parsers.textlayer.pdfium_chars import page_to_chars
 from parsers.textlayer.regions import lines_to_regions
+from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSettings
 
 
 @dataclass(slots=True)
@@ -57,26 +58,30 @@ class PageLayout:
     dropped: list[DroppedText] = field(default_factory=list)  # text left out on purpose, and why
 
 
-def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayout:
+def pdfium_page_to_layout(
+    document, index: int, detect_tables: bool, settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+) -> PageLayout:
     """Read page `index` (0-based) with pypdfium2; the page is closed before returning."""
     page = document[index]
     try:
         displayed = page.get_rotation() % 360
         textpage = page.get_textpage()
         try:
-            chars, frame = page_to_chars(page, textpage)
+            chars, frame = page_to_chars(page, textpage, settings)
         finally:
             textpage.close()
         width, height = frame.width, frame.height
         facts = page_to_drawing_facts(page, width, height)
-        if frame.rotation in (90, 270):  # counted in unrotated space: a turned page's rows are its columns
+        if frame.is_quarter_turned:  # counted in unrotated space: a turned page's rows are its columns
             facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
         tables = []
         if detect_tables and facts.may_hold_ruled_table and chars:
             tables = pdfium_page_to_tables(page, chars, frame)  # rulings.page_to_edges takes the frame
     finally:
         page.close()
-    layout = chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
+    layout = chars_to_layout(
+        chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables, settings=settings
+    )
     layout.invisible_text_share = facts.invisible_text_share
     layout.figure_boxes = graphics_to_figure_boxes(
         [frame.box(*box) for box in facts.image_boxes],
@@ -84,6 +89,7 @@ def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayo
         [frame.box(*box) for box in facts.frame_boxes],
         width,
         height,
+        settings,
     )
     layout.rotation = frame.rotation
     layout.turned = (frame.rotation - displayed) % 360
@@ -99,6 +105,7 @@ def chars_to_layout(
     image_area_ratio: float = 0.0,
     tables: list[TableFound] | None = None,
     warnings: list[str] | None = None,
+    settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
 ) -> PageLayout:
     """A page's `PageLayout` from its characters (points, top-left origin), whichever
     reader produced them (pypdfium2 here, pdfminer in `pdfminer_fallback`): segments drawn
@@ -106,12 +113,12 @@ def chars_to_layout(
     segments set apart, margin line numbers stripped, upright segments grouped into lines.
     `layout.text` keeps every on-page segment (rotated ones too), one per line, for the
     text-layer verdict. `text_chars` counts every segment read; `dropped` records the three
-    removals (see `conservation`)."""
-    read = chars_to_segments(chars)
+    removals (see `conservation`). Tolerances: `settings`."""
+    read = chars_to_segments(chars, settings=settings)
     on_page = [s for s in read if _on_page(s, width, height)]
     segments, overdrawn = split_overdrawn(on_page)
     upright = [s for s in segments if not s.rotated]
-    kept = strip_line_numbers(upright)
+    kept = strip_line_numbers(upright, settings)
     kept_ids = {id(s) for s in kept} if len(kept) < len(upright) else set()
     numbers = [s for s in upright if id(s) not in kept_ids] if kept_ids else []
     off_page = [s for s in read if not _on_page(s, width, height)] if len(on_page) < len(read) else []
@@ -130,7 +137,7 @@ def chars_to_layout(
         + segments_to_dropped(numbers, DropReason.line_number),
     )
     layout.text = "\n".join(s.text for s in segments)
-    layout.lines = segments_to_lines(layout.segments)
+    layout.lines = segments_to_lines(layout.segments, settings)
     return layout
 
 
@@ -157,33 +164,46 @@ def split_overdrawn(segments: list[Segment]) -> tuple[list[Segment], list[Segmen
     return [s for s in segments if id(s) not in drop], overdrawn
 
 
-def strip_line_numbers(segments: list[Segment]) -> list[Segment]:
-    """Without margin line numbers (transcripts, legal drafts): small integers standing
-    left of all other text on at least 5 lines, increasing down the page."""
-    numbers = [s for s in segments if s.text.isdigit() and len(s.text) <= 3]
-    if len(numbers) < 5:
+def strip_line_numbers(
+    segments: list[Segment], settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+) -> list[Segment]:
+    """Without margin line numbers (transcripts, legal drafts): small integers (at most
+    `line_number_max_digits`) standing left of all other text (`line_number_margin_pt`) on at
+    least `line_number_min_lines` lines, increasing down the page."""
+    digits, at_least = settings.line_number_max_digits, settings.line_number_min_lines
+    numbers = [s for s in segments if s.text.isdigit() and len(s.text) <= digits]
+    if len(numbers) < at_least:
         return segments
-    others = [s for s in segments if not (s.text.isdigit() and len(s.text) <= 3)]
+    others = [s for s in segments if not (s.text.isdigit() and len(s.text) <= digits)]
     if not others:
         return segments
     text_left = min(s.x0 for s in others)
-    margin = [s for s in numbers if s.x1 < text_left - 2]
+    margin = [s for s in numbers if s.x1 < text_left - settings.line_number_margin_pt]
     values = [int(s.text) for s in sorted(margin, key=lambda s: s.top)]
-    if len(margin) < 5 or values != sorted(values):
+    if len(margin) < at_least or values != sorted(values):
         return segments
     drop = {id(s) for s in margin}
     return [s for s in segments if id(s) not in drop]
 
 
-def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tables: bool) -> list[Block]:
-    """Reading-order blocks of the page body; a table is one block with its `table`."""
+def layout_to_blocks(
+    layout: PageLayout,
+    body: list[Line],
+    em: float,
+    detect_tables: bool,
+    *,
+    text_settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
+) -> list[Block]:
+    """Reading-order blocks of the page body; a table is one block with its `table`. Lines,
+    regions and blocks are cut with `text_settings`."""
     segments = [s for line in body for s in line.segments]
     tables = list(layout.tables)
     if tables:
-        segments = [s for s in segments if not any(_inside(s, t.bbox) for t in tables)]
+        slack = text_settings.inside_box_slack_pt
+        segments = [s for s in segments if not any(_inside(s, t.bbox, slack) for t in tables)]
     boxes = [box for box in layout.figure_boxes if not any(_overlap(box, t.bbox) for t in tables)]
-    figures, segments = segments_to_figures(segments, boxes)
-    lines = segments_to_lines(segments)
+    figures, segments = segments_to_figures(segments, boxes, text_settings)
+    lines = segments_to_lines(segments, text_settings)
     if detect_tables:
         for start, end, found, rest in reversed(lines_to_tables_within_columns(lines, em)):
             tables.extend(found)
@@ -193,32 +213,32 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
         # Tables and figures take part in reading order as one segment each: group again.
         # Without them (most pages) the lines above are already that grouping: grouping
         # the segments of `segments_to_lines`' own lines gives the same lines back.
-        lines = segments_to_lines([s for line in lines for s in line.segments] + placeholders)
+        lines = segments_to_lines([s for line in lines for s in line.segments] + placeholders, text_settings)
     if not lines:
         return []
     blocks: list[Block] = []
-    for region in lines_to_regions(lines, em):
+    for region in lines_to_regions(lines, em, text_settings):
         pending: list[Line] = []
         for line in region:
             placeholders = sorted((s for s in line.segments if isinstance(s, Placeholder)), key=lambda s: s.x0)
             if not placeholders:
                 pending.append(line)
                 continue
-            blocks.extend(region_to_blocks(pending, em))
+            blocks.extend(region_to_blocks(pending, em, text_settings))
             pending = []
             # Every placeholder is a block of its own, in x order (two tables side by side, or a
             # ruled and an unruled one overlapping vertically, or a figure): a placeholder in a
             # text block would be a paragraph with no text and its cells would vanish.
             for placeholder in placeholders:
-                lines_of = segments_to_lines([placeholder])
+                lines_of = segments_to_lines([placeholder], text_settings)
                 if isinstance(placeholder.stands_for, FigureFound):
                     blocks.append(Block(lines_of, kind="figure", figure=placeholder.stands_for))
                 else:
                     blocks.append(Block(lines_of, kind="table", table=placeholder.stands_for))
             rest = [s for s in line.segments if not isinstance(s, Placeholder)]
             if rest:
-                blocks.extend(region_to_blocks(segments_to_lines(rest), em))
-        blocks.extend(region_to_blocks(pending, em))
+                blocks.extend(region_to_blocks(segments_to_lines(rest, text_settings), em, text_settings))
+        blocks.extend(region_to_blocks(pending, em, text_settings))
     return blocks
 
 
@@ -235,7 +255,8 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _inside(segment: Segment, bbox: tuple[float, float, float, float]) -> bool:
+def _inside(segment: Segment, bbox: tuple[float, float, float, float], slack: float) -> bool:
+    """The segment's middle lies in `bbox` widened by `slack` (points) on every side."""
     x0, top, x1, bottom = bbox
     mx, my = (segment.x0 + segment.x1) / 2, (segment.top + segment.bottom) / 2
-    return x0 - 1 <= mx <= x1 + 1 and top - 1 <= my <= bottom + 1
+    return x0 - slack <= mx <= x1 + slack and top - slack <= my <= bottom + slack

@@ -11,6 +11,8 @@ import functools
 
 #: Regular inflections stripped to find a lexicon stem ("requirements", "applied").
 _SUFFIXES = ("s", "es", "ed", "d", "ing", "ly", "er", "ers", "ies")
+#: Letters a stem keeps at least once a suffix is stripped: "bed" is no "b" + "ed".
+_MIN_STEM = 3
 
 
 def is_english_word(word: str) -> bool:
@@ -19,7 +21,7 @@ def is_english_word(word: str) -> bool:
     if word in words:
         return True
     for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+        if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM:
             stem = word[: -len(suffix)]
             if stem in words or (suffix == "ies" and stem + "y" in words) or stem + "e" in words:
                 return True

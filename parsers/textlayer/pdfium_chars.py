@@ -11,11 +11,11 @@ drift from the characters' and it is not used. What is read once, not per charac
 - style (font size, font name, weight and flags, baseline direction, the font's space
   advance): once per text object, keyed by the object's address
   (`FPDFText_GetTextObject`, one call per character), since all characters of one text
-  object share it (~50 text objects for ~2,900 characters on a DA-619p page);
+  object share it (~50 text objects for ~2,900 characters on a page of a dense rulebook);
 - the functions themselves: bound once at import as ctypes function pointers with no
   `argtypes`, so a call passes its Python int and pointer arguments straight through instead
   of converting each through pypdfium2's declared pointer types (0.45 us a call instead of
-  0.8-1.6 us, measured on DA-619p), and holding the interpreter lock like any other ctypes
+  0.8-1.6 us, measured on a 600-page rulebook), and holding the interpreter lock like any other ctypes
   call releases it; the box goes into one reused `FS_RECTF` read with one `struct` unpack.
 
 Coordinates and the frame: see `chars.py` (the module docstring) and `frames.PageFrame`.
@@ -31,13 +31,14 @@ import pypdfium2.raw as pdfium_c
 
 from parsers.textlayer.chars import _BOLD_NAME, Char
 from parsers.textlayer.frames import PageFrame, baseline_is_rotated
+from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSettings
 
 _FORCE_BOLD_FLAG = 1 << 18
-#: A page is read turned (see `page_to_chars`) when more than this share of its visible
-#: characters is upright only in another quarter-turn frame.
-SIDEWAYS_SHARE = 0.5
-#: ... and at least this many of them (a few rotated labels never turn a page).
-SIDEWAYS_MIN_CHARS = 20
+#: The space character's code point.
+_SPACE = 0x20
+#: Tab, line feed, vertical tab, form feed, carriage return: pdfium's own line breaks, or a
+#: drawn glyph a font maps to one (`_drawn`).
+_BREAK_CONTROLS = frozenset(range(0x09, 0x0E))
 
 
 def _unconverted(function, restype):
@@ -67,27 +68,31 @@ _glyph_width = _unconverted(pdfium_c.FPDFFont_GetGlyphWidth, ctypes.c_int)
 _unpack_rect = struct.Struct("4f").unpack_from
 
 
-def page_to_chars(page, textpage) -> tuple[list[Char], PageFrame]:
+def page_to_chars(
+    page, textpage, settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+) -> tuple[list[Char], PageFrame]:
     """A pypdfium2 page's characters and the frame they are in (see the module docstring
-    of `chars.py`): the displayed frame, or, when more than `SIDEWAYS_SHARE` of the visible
-    characters (and at least `SIDEWAYS_MIN_CHARS`) are upright only in another quarter-turn
+    of `chars.py`): the displayed frame, or, when more than `sideways_share` of the visible
+    characters (and at least `sideways_min_chars`) are upright only in another quarter-turn
     frame, that one (the page is then read twice; such pages are rare)."""
     frame = PageFrame.of_page(page)
-    chars, sideways = _read_chars(textpage, frame)
+    chars, sideways = _read_chars(textpage, frame, settings)
     best = max(sideways, key=sideways.get)
-    if sideways[best] < SIDEWAYS_MIN_CHARS or sideways[best] <= SIDEWAYS_SHARE * sum(not c.is_space for c in chars):
+    visible = sum(not c.is_space for c in chars)
+    if sideways[best] < settings.sideways_min_chars or sideways[best] <= settings.sideways_share * visible:
         return chars, frame
     frame = frame.turned(best)
-    return _read_chars(textpage, frame)[0], frame
+    return _read_chars(textpage, frame, settings)[0], frame
 
 
-def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]:
+def _read_chars(textpage, frame: PageFrame, settings: TextLayerSettings) -> tuple[list[Char], dict[int, int]]:
     """The characters in `frame`, and per other quarter turn (0/90/180/270 clockwise from
     the unrotated page) how many visible characters rotated in `frame` are upright in it.
 
     Left out: control characters (below U+0020, except U+0002, pdfium's line-end hyphen,
     read as "-") and the non-characters U+FFFE/U+FFFF. A glyph without a Unicode mapping is
-    left out too, the character before it stretched over its width."""
+    left out too, the character before it stretched over its width. A space or line break
+    narrower than `generated_width_pt` is one pdfium generated."""
     raw = textpage.raw
     sideways = {turn: 0 for turn in (0, 90, 180, 270) if turn != frame.rotation}
     count = pdfium_c.FPDFText_CountChars(raw)
@@ -97,6 +102,7 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
     unpack_rect = _unpack_rect
+    generated_width, space = settings.generated_width_pt, _SPACE
     # (size, bold, font name, rotated in `frame`, upright quarter turn or None, space advance) per text object
     styles: dict[int | None, tuple[float, bool, str, bool, int | None, float]] = {}
     letters: dict[int, tuple[str, bool]] = {}  # code point -> `_letter(code)`
@@ -123,6 +129,10 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
                     code = 0xFFFD
             elif code == 2:  # pdfium reports a hyphen at a line end as U+0002
                 code = 0x2D
+            elif code in _BREAK_CONTROLS and _drawn(get_box, raw, index, rect_ref, rect, generated_width):
+                # a glyph drawn with an advance that the font maps to a tab or line break: its
+                # space glyph (see `_drawn`), a word space like any other
+                code = space
             elif code < 32 or code in (0xFFFE, 0xFFFF):
                 continue
         get_box(raw, index, rect_ref)
@@ -136,7 +146,7 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
             )
         else:
             left, top, right, bottom = to_box(pdf_left, pdf_bottom, pdf_right, pdf_top)
-        if code == 32 and right - left < 1e-3:
+        if code == space and right - left < generated_width:
             # a space pdfium generated (zero width): evidence for `chars_to_segments`
             append(Char(" ", left, top, right, bottom, 0.0, False, "", False, True, 0.0, True))
             continue
@@ -150,7 +160,7 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
         key = text_object(raw, index)
         style = styles.get(key)
         if style is None:
-            style = styles[key] = _char_style(raw, index, key, frame, fonts)
+            style = styles[key] = _char_style(raw, index, key, frame, fonts, settings)
         size, bold, font, rotated, upright_turn, space_width = style
         letter = letters.get(code)
         if letter is None:
@@ -162,47 +172,68 @@ def _read_chars(textpage, frame: PageFrame) -> tuple[list[Char], dict[int, int]]
     return chars, sideways
 
 
+def _drawn(get_box, raw, index: int, rect_ref, rect, generated_width: float) -> bool:
+    """Whether character `index`, a tab or line break (U+0009-U+000D), is a glyph the page
+    draws rather than one pdfium generated: pdfium's own line breaks have no width, a drawn
+    glyph has its advance (`generated_width_pt` or more). Word processors that embed a font as
+    a subset may map its space glyph to a line feed in the font's ToUnicode table (a filing's
+    cover set in bold Times reads "Exact name of registrant" with line feeds between the
+    words); read as a control
+    character and left out, the words would be told apart by their glyph gaps alone, which
+    a short-advance "f" brings under the word-space threshold ("ofthe")."""
+    get_box(raw, index, rect_ref)
+    left, _, right, _ = _unpack_rect(rect)
+    return right - left >= generated_width
+
+
 def _letter(code: int) -> tuple[str, bool]:
     """(the character's text, whether it is white space) for a code point as `_read_chars`
-    keeps it; read once per distinct code point of a page (~80 on a DA-619p page)."""
+    keeps it; read once per distinct code point of a page (~80 on a page of prose)."""
     text = chr(code) if code < 0x110000 else "\ufffd"
-    return text, code == 32 or text.isspace()
+    return text, code == _SPACE or text.isspace()
 
 
 def _char_style(
-    raw, index: int, text_object: int | None, frame: PageFrame, fonts: dict[int, tuple[str, bool]]
+    raw,
+    index: int,
+    text_object: int | None,
+    frame: PageFrame,
+    fonts: dict[int, tuple[str, bool]],
+    settings: TextLayerSettings,
 ) -> tuple[float, bool, str, bool, int | None, float]:
     """(size in points, bold, font name, whether the baseline is rotated in `frame`, the
     quarter turn (0/90/180/270) in which that baseline is upright, or None, the font's
     space advance in points or 0.0) of character `index`'s text object (its address, None
     for none). `fonts`: (name, bold) per font address, for the page being read
-    (`_font_name_and_bold`)."""
+    (`_font_name_and_bold`, bold from `bold_weight` up); a baseline is rotated beyond
+    `upright_slope`."""
+    bold_weight, slope = settings.bold_weight, settings.upright_slope
     matrix = pdfium_c.FS_MATRIX()
     pdfium_c.FPDFText_GetMatrix(raw, index, matrix)
     size = pdfium_c.FPDFText_GetFontSize(raw, index) * (math.hypot(matrix.c, matrix.d) or 1.0)
     font = _font_address(ctypes.c_void_p(text_object)) if text_object else None
     if font is None:
-        name, bold = _font_name_and_bold(raw, index)
+        name, bold = _font_name_and_bold(raw, index, bold_weight)
     elif font in fonts:
         name, bold = fonts[font]
     else:
-        name, bold = fonts[font] = _font_name_and_bold(raw, index)
+        name, bold = fonts[font] = _font_name_and_bold(raw, index, bold_weight)
     a, b = matrix.a, matrix.b
-    direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b)), None)
+    direction = next((turn for turn in (0, 90, 180, 270) if not baseline_is_rotated(turn, a, b, slope)), None)
     space_width = _space_advance(font, size)
-    return size, bold, name, frame.is_rotated(a, b), direction, space_width
+    return size, bold, name, frame.is_rotated(a, b, slope), direction, space_width
 
 
-def _font_name_and_bold(raw, index: int) -> tuple[str, bool]:
+def _font_name_and_bold(raw, index: int, bold_weight: int) -> tuple[str, bool]:
     """(font name without its subset prefix, bold) of character `index`'s font: from the
-    font alone (name, weight, the force-bold flag), so read once per font on a page (a
-    DA-619p page has ~50 text objects in a handful of fonts)."""
+    font alone (name, weight from `bold_weight` up, the force-bold flag), so read once per font
+    on a page (a page of a rulebook has ~50 text objects in a handful of fonts)."""
     name_buffer = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     pdfium_c.FPDFText_GetFontInfo(raw, index, name_buffer, 128, flags)
     name = name_buffer.value.decode("latin-1", "replace").split("+")[-1]
     weight = pdfium_c.FPDFText_GetFontWeight(raw, index)
-    return name, bool(_BOLD_NAME.search(name)) or weight >= 600 or bool(flags.value & _FORCE_BOLD_FLAG)
+    return name, bool(_BOLD_NAME.search(name)) or weight >= bold_weight or bool(flags.value & _FORCE_BOLD_FLAG)
 
 
 def _space_advance(font: int | None, size: float) -> float:

@@ -7,12 +7,12 @@ would be OCR'd (in the wrong language) although its text layer is fine.
 
 The fallback is gated so normal pages never pay for it (pdfminer costs ~200 ms a page):
 
-1. cheap: the pdfium text is sparse for the page's area (< `SPARSE_CHARS_PER_KPT2`
+1. cheap: the pdfium text is sparse for the page's area (< `sparse_chars_per_kpt2`
    characters per 1000 pt^2, ~730 on an A4 page); every unusable-text verdict except
    glyph garbage implies this;
 2. then: the page holds clearly more text objects than pdfium read glyphs (each text
-   object draws at least one glyph): more than `LOST_TEXT_OBJECT_RATIO` x glyphs +
-   `LOST_TEXT_OBJECT_SLACK`. Only then is pdfplumber opened (once per document) and the
+   object draws at least one glyph): more than `lost_text_object_ratio` x glyphs +
+   `lost_text_object_slack` (`TextLayerSettings`). Only then is pdfplumber opened (once per document) and the
    page parsed; the pdfplumber page is closed right after.
 
 The pdfminer characters become the parser's `Char`s and the page is rebuilt by the same
@@ -35,20 +35,21 @@ from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
 from parsers.textlayer.chars import _BOLD_NAME, Char
 from parsers.textlayer.frames import PageFrame
 from parsers.textlayer.layout import PageLayout, chars_to_layout
+from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSettings
 
-#: Below this many pdfium characters (spaces and line breaks included) per 1000 pt^2 a page is worth a closer look.
-SPARSE_CHARS_PER_KPT2 = 1.5
-#: The page draws more than this many text objects per glyph pdfium read (plus the slack): text was lost.
-LOST_TEXT_OBJECT_RATIO = 2.0
-LOST_TEXT_OBJECT_SLACK = 5
+#: The first code point that is no control character.
+_FIRST_PRINTABLE = 0x20
+#: Tab, line feed, vertical tab, form feed, carriage return: a glyph a font maps to one of these
+#: is its space glyph (`pdfium_chars._drawn`); pdfminer reports only drawn glyphs.
+_BREAK_CONTROLS = "\t\n\v\f\r"
 
 _CID = re.compile(r"^\(cid:\d+\)$")
 
 
-def is_sparse(layout: PageLayout) -> bool:
+def is_sparse(layout: PageLayout, settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS) -> bool:
     """Step 1 of the gate: pure arithmetic on what the pdfium pass already has."""
     area_kpt2 = max(layout.width * layout.height, 1.0) / 1000.0
-    return layout.error is None and len(layout.text) < SPARSE_CHARS_PER_KPT2 * area_kpt2
+    return layout.error is None and len(layout.text) < settings.sparse_chars_per_kpt2 * area_kpt2
 
 
 def count_text_objects(page) -> int:
@@ -70,10 +71,10 @@ def count_text_objects(page) -> int:
     return count
 
 
-def lost_text(text_objects: int, text: str) -> bool:
+def lost_text(text_objects: int, text: str, settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS) -> bool:
     """Step 2 of the gate: many more text objects than glyphs pdfium read."""
     glyphs = sum(1 for c in text if not c.isspace())
-    return text_objects > LOST_TEXT_OBJECT_RATIO * glyphs + LOST_TEXT_OBJECT_SLACK
+    return text_objects > settings.lost_text_object_ratio * glyphs + settings.lost_text_object_slack
 
 
 def plumber_chars_to_chars(
@@ -82,6 +83,7 @@ def plumber_chars_to_chars(
     width: float = 0.0,
     height: float = 0.0,
     origin: tuple[float, float] = (0.0, 0.0),
+    settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
 ) -> list[Char]:
     """pdfplumber char dicts -> `Char`s in drawing order.
 
@@ -92,13 +94,16 @@ def plumber_chars_to_chars(
     `rotated` from each character's text matrix there (turn 0: pdfminer's `upright`).
     `origin`: the top-left corner of the visible (crop) box in pdfplumber's coordinates,
     which are measured from the media box; boxes are moved to start there, as pdfium's are.
+    A baseline is rotated beyond `settings.upright_slope`.
     """
     frame = PageFrame(turn % 360, 0.0, 0.0, 0.0, 0.0)
     chars: list[Char] = []
     styles: dict[str, tuple[bool, str]] = {}
     for raw in raw_chars:
         text = raw.get("text") or ""
-        if not text or any(ord(c) < 32 for c in text):
+        if len(text) == 1 and text in _BREAK_CONTROLS:
+            text = " "
+        if not text or any(ord(c) < _FIRST_PRINTABLE for c in text):
             continue
         left, up = origin
         x0, top, x1, bottom = _turn_box(
@@ -121,7 +126,7 @@ def plumber_chars_to_chars(
             style = styles[fontname] = (bool(_BOLD_NAME.search(name)), name)
         rotated = not raw.get("upright", True)
         if frame.rotation and raw.get("matrix"):
-            rotated = frame.is_rotated(raw["matrix"][0], raw["matrix"][1])
+            rotated = frame.is_rotated(raw["matrix"][0], raw["matrix"][1], settings.upright_slope)
         chars.append(
             Char(text, x0, top, x1, bottom, float(raw.get("size") or 0.0), style[0], style[1], rotated, text.isspace())
         )
@@ -159,7 +164,9 @@ class PdfminerFallback:
         self.path = path
         self._pdf = None
 
-    def page_chars(self, index: int, turn: int = 0) -> list[Char]:
+    def page_chars(
+        self, index: int, turn: int = 0, settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+    ) -> list[Char]:
         """Page `index` (0-based) through pdfminer, in its displayed frame turned clockwise by
         `turn` degrees, measured from the visible (crop) box as pdfium's are (pdfplumber
         measures from the media box); the pdfplumber page is closed before returning."""
@@ -170,16 +177,25 @@ class PdfminerFallback:
         page = self._pdf.pages[index]
         try:
             left, top, right, bottom = visible_box(page)
-            return plumber_chars_to_chars(page.chars, turn % 360, right - left, bottom - top, origin=(left, top))
+            return plumber_chars_to_chars(
+                page.chars, turn % 360, right - left, bottom - top, origin=(left, top), settings=settings
+            )
         finally:
             page.close()
 
-    def relayout(self, document, index: int, base: PageLayout, detect_tables: bool) -> PageLayout:
+    def relayout(
+        self,
+        document,
+        index: int,
+        base: PageLayout,
+        detect_tables: bool,
+        settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
+    ) -> PageLayout:
         """Page `index` rebuilt from pdfminer's characters (ruled tables refilled from them),
         in the frame the pdfium pass read it in (`base.rotation`)."""
         page = document[index]
         try:
-            chars = self.page_chars(index, base.turned)
+            chars = self.page_chars(index, base.turned, settings)
             layout = chars_to_layout(
                 chars,
                 index + 1,
@@ -188,13 +204,14 @@ class PdfminerFallback:
                 image_area_ratio=base.image_area_ratio,
                 tables=base.tables,
                 warnings=base.warnings,
+                settings=settings,
             )  # drawings: from the pdfium pass
             layout.rotation, layout.turned = base.rotation, base.turned
             layout.invisible_text_share = base.invisible_text_share
             if detect_tables and chars:
                 frame = PageFrame.of_page(page).turned(base.rotation)
                 facts = page_to_drawing_facts(page, base.width, base.height)
-                if frame.rotation in (90, 270):
+                if frame.is_quarter_turned:
                     facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
                 if facts.may_hold_ruled_table:
                     layout.tables = pdfium_page_to_tables(page, chars, frame)

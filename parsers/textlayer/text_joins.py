@@ -39,9 +39,9 @@ def line_goes_on(text: str) -> bool:
     """`text` (a printed line) cannot end where it does: it ends in a line-end hyphen after a
     letter or digit (a word broken across lines: "Form 10-" + "K.", "(Case No. 19-" +
     "2-15514-1)") or leaves a bracket open. The next line continues it, whatever it starts
-    with or weighs: a line opening "K." there is no list item (CORNING 2022 10-K p49), and a
-    bold/regular switch there is no new block (COSTCO 2021 10-K p63: that line 0.91 bold,
-    the next regular)."""
+    with or weighs: a line opening "K." there is no list item (a filing's "Form 10-" / "K."),
+    and a bold/regular switch there is no new block (a court filing's bold case name broken
+    across lines: that line 0.91 bold, the next regular)."""
     text = text.rstrip()
     if ends_in_broken_word(text, after_digit=True):
         return True
@@ -122,7 +122,7 @@ def _separator(text: str, part: str, space_after: bool | None) -> str | None:
     - Hangul to Hangul: no space when the page draws a space after the lines that end
       between words and this line has none (a break inside a word: "확" + "진자"), and the
       glyphs either side of the break are set in one size (`SAME_SIZE_SHARE`):
-      normal_4pages p1's header lines "발행처 국회입법조사처" (ending at 10 pt) and "발행인
+      a Korean report's masthead lines "발행처 국회입법조사처" (ending at 10 pt) and "발행인
       ..." (starting at 9 pt) are two fields, not a word wrapped (`join_wrapped_lines` then
       passes `space_after` as True).
     - Han or kana on both sides: no space (those scripts put none between words).
