@@ -182,7 +182,7 @@ def parse_pdf(
     prose = prose_body_type(page_blocks or cover, em)  # headings stand apart from the prose, not the tables
     page_blocks = heading_shaped_blocks(page_blocks, prose.size, prose.bold_font)
     cover = heading_shaped_blocks(cover, prose.size, prose.bold_font)
-    title = blocks_to_headings(cover + page_blocks, prose.size, outline, prose.bold_font)
+    title = blocks_to_headings(cover + page_blocks, prose.size, outline, prose.bold_font, settings.structure)
     elements = blocks_to_elements(page_blocks, furniture, layouts)
     pages = pages_to_conserved(
         pages,

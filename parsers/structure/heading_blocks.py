@@ -10,6 +10,8 @@ Both are pure: they return a new list of (page, block) and leave the input block
   `RUN_IN_MAX_WORDS` words, ends with "." or ":" or is a numbered heading, is not a caption,
   and the rest of the paragraph is prose (>= `RUN_IN_MIN_REST_WORDS` words) in another font;
   a lead that recurs `RUN_IN_MAX_REPEATS` times in the document is a field label, not split.
+- ... and a bold block that stacks section labels ("PART II" over "Item 7. Management's
+  Discussion ...") is cut before each label (`_split_at_section_labels`).
 - `blocks_to_joined_headings`: consecutive blocks in one heading style (size, bold, font)
   set directly below each other ("Row and Column Access Control" / "Support in IBM DB2
   for i") are one block; the heading rules then judge the whole (so a three-line cover
@@ -23,6 +25,7 @@ from collections import Counter
 from dataclasses import replace
 
 from parsers.structure.captions import caption_of
+from parsers.structure.heading_levels import section_label
 from parsers.structure.lists import LIST_MARKER
 from parsers.textlayer.blocks import Block, Line, segments_to_line
 from parsers.textlayer.chars import Segment
@@ -33,8 +36,8 @@ RUN_IN_MAX_WORDS = 8
 #: ... and the paragraph it leads has at least this many words after it (prose, not a form's "Dose: 2 g").
 RUN_IN_MIN_REST_WORDS = 6
 #: A lead repeated this often in the document is a field label of a form or a repeated record
-#: ("Proposition : ...", "Synthèse du résultat : ..." on every page of chelsea_pdta.pdf's
-#: consultation report), not a section heading: its paragraphs stay whole.
+#: ("Proposition : ...", "Synthèse du résultat : ..." on every page of a public consultation's
+#: report), not a section heading: its paragraphs stay whole.
 RUN_IN_MAX_REPEATS = 3
 #: Font names that are bold although pdfium's weight and flags say regular (TeX's CMBX).
 _HEAVY_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|cmb\d|-bd|,b$", re.IGNORECASE)
@@ -124,6 +127,10 @@ def blocks_to_run_in_split(blocks: list[tuple[int, Block]]) -> list[tuple[int, B
     leads = Counter(_label_key(split[0].text) for split in splits if split is not None)
     out: list[tuple[int, Block]] = []
     for (page, block), split in zip(blocks, splits):
+        labelled = _split_at_section_labels(block)
+        if len(labelled) > 1:
+            out.extend((page, part) for part in labelled)
+            continue
         if split is not None and leads[_label_key(split[0].text)] >= RUN_IN_MAX_REPEATS:
             split = None  # a form's field label ("Proposition :", "Question :"), not a section
         if split is None:
@@ -133,6 +140,32 @@ def blocks_to_run_in_split(blocks: list[tuple[int, Block]]) -> list[tuple[int, B
         out.append((page, Block([lead], kind="title")))
         out.append((page, Block([rest, *block.lines[1:]], kind="paragraph")))
     return out
+
+
+def _split_at_section_labels(block: Block) -> list[Block]:
+    """A paragraph of bold lines (at most `LABEL_SPLIT_MAX_LINES`) opening with a section label,
+    cut before each later line that opens with one too (`heading_levels.section_label`): a filing sets
+    "PART II" and "Item 5. Market for Registrant's Common Equity" one above the other as
+    tightly as the lines of one heading, but each opens its own section, the Item inside the
+    Part. Other blocks come back whole (a one-element list)."""
+    if block.kind != "paragraph" or not 1 < len(block.lines) <= LABEL_SPLIT_MAX_LINES:
+        return [block]
+    if not all(_segments_style([s for s in line.segments if s.text.strip()])[1] for line in block.lines):
+        return [block]
+    if section_label(block.lines[0].text.strip()) is None:
+        return [block]
+    parts: list[list[Line]] = [[block.lines[0]]]
+    for line in block.lines[1:]:
+        if section_label(line.text.strip()) is not None:
+            parts.append([line])
+        else:
+            parts[-1].append(line)
+    return [Block(lines, kind="paragraph") for lines in parts] if len(parts) > 1 else [block]
+
+
+#: A heading block cut at its section labels has at most this many lines ("PART II" over a
+#: two-line "Item 7." title); a longer bold block is running text, left whole.
+LABEL_SPLIT_MAX_LINES = 4
 
 
 def _bottom_style(block: Block) -> tuple[float, bool, str, float]:
@@ -148,8 +181,8 @@ def _bottom_style(block: Block) -> tuple[float, bool, str, float]:
 def _top_style(block: Block) -> tuple[float, bool, str]:
     """(size, bold, font) of the block's first line: the line that would continue a heading
     above. A block is not one style throughout when a line that goes on joined lines of two
-    weights (`text_joins.line_goes_on`: COSTCO 2021 10-K p63's "(Case No. 19-" in bold,
-    "2-15514-1)" regular)."""
+    weights (`text_joins.line_goes_on`: a 10-K's legal proceedings with "(Case No. 19-" in
+    bold, "2-15514-1)" regular)."""
     return _segments_style([s for s in block.lines[0].segments if s.text.strip()])
 
 
@@ -171,12 +204,12 @@ def continues_heading(upper: Block, lower: Block) -> bool:
     directly below (gap under 0.8 of a line's height, and no larger than the spacing between
     `upper`'s own lines), aligned with it (`lines_aligned`), and `upper` does not end like a
     finished label or sentence. When `upper` ends in a word broken by a line-end hyphen and `lower` starts in lower case
-    ("Stock Mar-" / "ket Participation", eu-027 p2), the word goes on below: a gap up to
+    ("Stock Mar-" / "ket Participation" in a statistical report's display heading), the word goes on below: a gap up to
     `BROKEN_WORD_GAP` line heights is allowed (display type set with wide leading).
 
     The alignment and spacing tests keep two complete headings apart: "4. Demande de
     démolition pour le 1069, boulevard ..." (left, x0 71 pt) over a centred "Résolution
-    DM-2023-001" (x0 242 pt) in the same bold type are two headings (2023-06-20-PV.pdf p1)."""
+    DM-2023-001" (x0 242 pt) in the same bold type are two headings (council minutes)."""
     if upper.kind != "paragraph" or lower.kind != "paragraph":
         return False
     if upper.text.rstrip().endswith(_ENDS_COMPLETE) or LIST_MARKER.match(lower.lines[0].text):
@@ -205,14 +238,18 @@ def _breaks_word(upper: str, lower: str) -> bool:
 
 def _starts_something_else(upper: Block, lower: Block) -> bool:
     """`lower` is not the rest of `upper` although set in its type and place: it ends with ":"
-    or starts with a number or a field label (a label or heading of its own), or `upper` is a
-    numbered heading already on two or more lines whose last line ends in a number (complete).
+    or starts with a number or a field label (a label or heading of its own), both open with a
+    section label ("PART II" over "Item 7.", `heading_levels.section_label`: two sections, the
+    second inside the first), or `upper` is a numbered heading already on two or more lines
+    whose last line ends in a number (complete).
 
-    cupertino_usd_4-6-16.pdf p1: "2.1 Public Employee Performance Evaluation – Pursuant to
+    A school board agenda's "2.1 Public Employee Performance Evaluation – Pursuant to
     Government Code" / "Section 54957" is one heading; the label "District Representatives:"
-    set below it at the same indent is not part of it (issue 14)."""
+    set below it at the same indent is not part of it."""
     first = lower.lines[0].text.strip()
     if lower.text.rstrip().endswith(":") or _NUMBERED_LEAD.match(first) or _LABEL_LEAD.match(first):
+        return True
+    if section_label(first) is not None and section_label(upper.lines[0].text.strip()) is not None:
         return True
     numbered = bool(_NUMBERED_LEAD.match(upper.text.strip()))
     return numbered and len(upper.lines) >= 2 and bool(_ENDS_NUMBER.search(upper.lines[-1].text.strip()))

@@ -3,21 +3,20 @@
 1. `body_size` is the font size carrying the most characters of running text
    (`prose_body_type`: paragraphs of two lines or more; table cells and one-line labels
    are not counted, since a filing's tables set in 8 pt outweigh its 10 pt prose).
-2. `block_is_heading`: a short block (<= 3 lines, <= 200 characters, heading-shaped as
-   `heading_shape_ok` says) that is larger than the body, or bold at body size, or starts
-   with section numbering ("2", "2.1", "A.", "Chapter 3") in bold or larger type.
+2. `block_is_heading`: a short block (<= `heading_max_lines` lines, heading-shaped as
+   `heading_shape.heading_shape_ok` says) that is larger than the body, or bold at body size,
+   or starts with section numbering ("2", "2.1", "A.", "Chapter 3") in bold or larger type,
+   and that its neighbours do not reject (`heading_context.context_rejects_heading`).
 3. The document title: on page 1, the largest heading in the upper half, when its type
    is at least `TITLE_RATIO` x the body size and no later heading uses that style.
    It gets level 1 and every other heading starts at level 2. A contents heading
    ("Table of Contents") is never the title (`parsers.toc`).
-4. Levels: heading styles (size rounded to 0.5 pt, bold) ranked largest first; a
-   numbered heading takes its numbering depth ("2.1" -> 2) instead, and a style used by
-   numbered headings of one depth gives that depth to its unnumbered headings too.
-5. PDF outline (bookmarks), when present, confirms or corrects: a heading whose text
-   matches an outline entry takes that entry's depth (shifted by the title), and a
-   heading-shaped block that matches an entry on the same page becomes a heading
-   (a bookmark does not make a sentence or a key figure a heading: Word bookmarks every
-   paragraph given a heading style, mis-styled sentences included).
+4. A heading-shaped block that a PDF outline entry names on its page becomes a heading (a
+   bookmark does not make a sentence or a key figure a heading: Word bookmarks every
+   paragraph given a heading style, mis-styled sentences included); a heading whose entry
+   sits on another page is a contents line or a mention, no heading.
+5. Levels (`heading_levels.headings_to_levels`): the outline leads when it names the
+   headings, then section labels and numbering (PART > Item > Note; 1 > 1.1), then type.
 6. Contents headings take the level of the heading after their entries, so the contents
    section closes there and never becomes the parent of the body (`parsers.toc`).
 """
@@ -28,33 +27,19 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from parsers.structure.captions import caption_of, names_statement, table_title_of
+from parsers.structure.captions import names_statement, table_title_of
+from parsers.structure.heading_context import SENTENCE_END, context_rejects_heading
+from parsers.structure.heading_levels import headings_to_levels, numbering_depth, outline_key, style_of
+from parsers.structure.heading_shape import display_is_figure, heading_shape_ok, is_prose
 from parsers.structure.lists import LIST_MARKER, split_marker
+from parsers.structure.settings import DEFAULT_STRUCTURE_SETTINGS, StructureSettings
 from parsers.structure.toc import is_toc_heading, toc_level
 from parsers.textlayer.blocks import Block
 
 TITLE_RATIO = 1.3
 #: A document title starts above this (points from the top of page 1, ~60 % of A4 or Letter):
-#: display type lower on a cover is a slogan (reliance.pdf p1's 110 pt "We Care" at 581 pt).
+#: display type lower on a cover is a slogan (an annual report's 110 pt motto near the foot).
 TITLE_MAX_TOP = 500.0
-NUMBERED = re.compile(
-    r"^\s*(?:(?:chapter|section|part|appendix|annex|अध्याय|भाग)\s+(?P<word>[\dIVXA-Z]+)"
-    r"|(?P<num>\d{1,2}(?:\.\d{1,2}){0,4})\.?(?=\s+\S)|(?P<alpha>[A-Z](?:\.\d{1,2}){1,3})\.?(?=\s+\S)|[A-Z][.)](?=\s+\S)"
-    r"|(?P<roman>[IVX]{1,5})\.(?=\s+\S))",
-    re.IGNORECASE,
-)
-
-
-def numbering_depth(text: str) -> int | None:
-    """1 for "2 Intro", "A. Intro", "Chapter 3"; 2 for "2.1 Scope"; None when unnumbered."""
-    match = NUMBERED.match(text)
-    if not match:
-        return None
-    if match.group("num"):
-        return match.group("num").count(".") + 1
-    if match.group("alpha"):
-        return match.group("alpha").count(".") + 1
-    return 1
 
 
 @dataclass(frozen=True)
@@ -63,9 +48,9 @@ class BodyType:
 
     `size`: points, in 0.5 pt steps. `bold_font`: the running text's font name when that
     font itself reads as bold (pdfium's weight or flags say bold for most of its characters):
-    a block in that font at body size is body text, not emphasis (GENERALMILLS_2020_10K.pdf
-    sets every paragraph in a font flagged bold; each bold line then was a heading, lead-in
-    sentences and table column labels included). None when the body is regular."""
+    a block in that font at body size is body text, not emphasis (some filings set every
+    paragraph in a font flagged bold; each bold line then was a heading, lead-in sentences and
+    table column labels included). None when the body is regular."""
 
     size: float
     bold_font: str | None = None
@@ -82,8 +67,8 @@ def prose_body_type(blocks: list[tuple[int, Block]], fallback_size: float) -> Bo
     carrying the most characters at that size (`BodyType.bold_font` when it reads as bold).
 
     Tables are blocks of their own and never counted: counted over every character, a 10-K's
-    8 pt tables outweighed its 10 pt prose (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf: 6 pt table
-    text against 10.6 pt prose), so every prose line was "larger than the body" and the levels
+    8 pt tables outweighed its 10 pt prose (an earnings release: 6 pt table text against
+    10.6 pt prose), so every prose line was "larger than the body" and the levels
     shifted. `fallback_size` (the size over all characters) is kept when there is no such prose."""
     sizes: Counter = Counter()
     fonts: dict[float, Counter] = defaultdict(Counter)
@@ -124,159 +109,45 @@ def emphasised(block: Block, bold_body_font: str | None = None) -> float:
     return block.bold
 
 
-def _style(block: Block) -> tuple[float, bool]:
-    return (round(block.size * 2) / 2, block.bold >= 0.5)
+def set_apart_by_type(
+    size: float, bold: float, body_size: float, settings: StructureSettings = DEFAULT_STRUCTURE_SETTINGS
+) -> bool:
+    """Larger than the body (`_larger`) or bold (`heading_bold_min_share` of its characters) at
+    about body size (`heading_bold_size_slack`): the type evidence every text-layer heading
+    rule starts from. Sizes in points."""
+    bold_at_body_size = bold >= settings.heading_bold_min_share and size >= body_size - settings.heading_bold_size_slack
+    return _larger(size, body_size, settings) or bold_at_body_size
 
 
-#: An amount written with thousands separators: "1,186", "2,32,822" (Indian grouping),
-#: "12 345" with a no-break or thin space. Years ("2021"), section numbers ("2.1") and
-#: small counts ("Route 105") have none.
-GROUPED_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:[,\u00a0\u202f\u2009]\d{2,3})*[,\u00a0\u202f\u2009]\d{3}(?!\d)")
-#: Words above which a block ending in "." is a sentence, not a heading.
-SENTENCE_WORDS = 6
-#: A reported figure: an amount in a currency ("$1.33", "€ 2,5"), a percentage ("24.9%",
-#: "10 %") or a decimal number ("2.35"). Years and section numbers ("2.1 Scope" opens with
-#: one, but a heading holds at most one) are not counted twice.
-FIGURE = re.compile(r"[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?%|(?<![\d.])\d+\.\d+(?![\d.])")
-#: A block with more words than this and `FIGURE_SENTENCE_FIGURES` figures reports results.
-FIGURE_SENTENCE_WORDS = 8
-FIGURE_SENTENCE_FIGURES = 2
-#: Contact details: an e-mail address or a telephone number ("(732) 524-0400", "+1 732 524 0400").
-CONTACT = re.compile(
-    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|(?<![\w.])(?:\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?!\d)"
-)
-#: A note label: "Note:", "Notes:", "NB:" open a remark on a table or the text above.
-NOTE_LABEL = re.compile(r"^\s*(?:notes?|n\.?\s?b\.?)\s*:", re.IGNORECASE)
-
-
-#: Two years side by side ("2022 2021"): the column labels of a table of figures ("Fiscal Year
-#: 2020 2019 Change", "Revenue by Segment 2022 2021"), never a section name ("Comparison of
-#: 2022 to 2021" has a word between them).
-YEAR_COLUMNS = re.compile(r"\b(?:19|20)\d\d\s+(?:19|20)\d\d\b")
-#: A date ("May 31, 2020", "31 December 2022").
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-DATE = re.compile(
-    rf"(?i:\b(?:{_MONTHS})\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|\b\d{{1,2}}\s+(?:{_MONTHS})\s+(?:19|20)\d\d\b)"
-)
-#: A date line keeps fewer than this many words besides its dates: "May 31, 2020 Pretax" heads a
-#: column, "Minneapolis, Minnesota July 2, 2020" dates a signed report; neither names a section.
-DATE_LINE_MAX_WORDS = 3
-#: Two dates side by side ("May 31, 2020 May 26, 2019"): the column heads of a balance sheet.
-DATE_COLUMNS = re.compile(rf"(?:{DATE.pattern})\s+(?:{DATE.pattern})")
-#: An enumerator in brackets opening a clause that runs on in lower case: "(ii) relates to the
-#: provision of ...", "(a) equals the aggregate amount ...": an item of a legal list, not a heading.
-_BRACKETED_CLAUSE = re.compile(r"^\s*\(\w{1,4}\)\s+[a-z]")
-
-
-def _repeated_labels(text: str) -> bool:
-    """The same words said twice or more in a row ("(a) Taxes (a) Taxes", "Earnings Income
-    Earnings Income ..."): one column label per column of a table read as a line."""
-    words = text.split()
-    for unit in range(1, len(words) // 2 + 1):
-        if len(words) % unit == 0 and words == words[:unit] * (len(words) // unit):
-            return True
-    return False
-
-
-def _is_date_line(text: str) -> bool:
-    rest = DATE.sub(" ", text)
-    return rest != text and len([w for w in rest.split() if any(c.isalpha() for c in w)]) < DATE_LINE_MAX_WORDS
-
-
-def _mostly_non_letters(text: str) -> bool:
-    visible = [c for c in text if not c.isspace()]
-    return bool(visible) and sum(c.isalpha() for c in visible) < 0.5 * len(visible)
-
-
-def heading_shape_ok(text: str) -> bool:
-    """Could this text be a heading at all, whatever its type? A heading names a topic:
-
-    - it is short (<= 200 characters) and has letters;
-    - it is not a caption ("Table 3: ...") and does not end in "," or ";" (a clause);
-    - it is not a sentence: ending in "." with more than `SENTENCE_WORDS` words;
-    - it is not a figure: letters are at least half its visible characters ("2.5 %",
-      "`17,81,841 crore" fail), and it holds no amount with thousands separators
-      (`GROUPED_NUMBER`): "New jobs created 2,32,822" is a key figure with its label, a
-      bold "Total 7,92,756" a data line; a heading carries years and numbering, not data;
-    - it is not a reported result: more than `FIGURE_SENTENCE_WORDS` words holding at least
-      `FIGURE_SENTENCE_FIGURES` figures (`FIGURE`: amounts, percentages, decimals). An earnings
-      release sets its highlights in bold ("2022 Fourth-Quarter earnings per share (EPS) of
-      $1.33 decreasing 24.9% ..."): emphasised statements, not section names;
-    - it holds no contact details (`CONTACT`: an e-mail address, a telephone number): "Tesia
-      Williams media-relations@its.jnj.com" is an entry of a contact block, and as a heading
-      it headed every later page of the release;
-    - it is not a note (`NOTE_LABEL`: "Note: Percentages are based on ..."): a note remarks
-      on the table above it and opens no section. "Note 4. Leases" (numbered) stays allowed;
-    - it is not a row of column labels: two years side by side (`YEAR_COLUMNS`: "Fiscal Year
-      2020 2019 Change"), the same labels repeated (`_repeated_labels`: "(a) Taxes (a) Taxes"),
-      two dates side by side (`DATE_COLUMNS`: "In Millions May 31, 2020 May 26, 2019 Other
-      noncurrent liabilities:", a balance-sheet note's header row that headed the glossary
-      three pages on, GENERALMILLS_2020_10K.pdf p93), or a date with fewer than
-      `DATE_LINE_MAX_WORDS` other words (`_is_date_line`: "May 31, 2020 Pretax"; also the
-      place and date under a signed report, "Minneapolis, Minnesota July 2, 2020"). As
-      headings these stayed open over the pages after a table (GENERALMILLS_2020_10K.pdf,
-      BLOCK_2020_10K.pdf, VERIZON_2022_10K.pdf);
-    - it is not a bracketed clause running on in lower case (`_BRACKETED_CLAUSE`: "(ii) relates
-      to the provision of ...").
-    """
-    text = text.strip()
-    if not text or len(text) > 200 or not any(c.isalpha() for c in text):
-        return False
-    if caption_of(text) or text.endswith((",", ";")):
-        return False
-    if text.endswith(".") and len(text.split()) > SENTENCE_WORDS:
-        return False
-    if _mostly_non_letters(text) or GROUPED_NUMBER.search(text):
-        return False
-    if len(text.split()) > FIGURE_SENTENCE_WORDS and len(FIGURE.findall(text)) >= FIGURE_SENTENCE_FIGURES:
-        return False
-    if YEAR_COLUMNS.search(text) or DATE_COLUMNS.search(text) or _repeated_labels(text) or _is_date_line(text):
-        return False
-    if _BRACKETED_CLAUSE.match(text):
-        return False
-    return not CONTACT.search(text) and not NOTE_LABEL.match(text)
-
-
-def display_is_figure(block: Block) -> bool:
-    """True when the block's largest type (within 0.5 pt of its largest segment) holds
-    digits and is more digits and signs than letters: a key figure printed big beside a
-    small label ("New jobs created" at 9 pt, "2,32,822" at 25 pt). Numbered headings
-    ("Chapter" + a big "3") are exempt: section numbering is not a figure, and dot leaders
-    are not counted (a contents page is not a figure)."""
-    segments = [s for line in block.lines for s in line.segments if s.text.strip()]
-    if not segments or numbering_depth(block.text) is not None:
-        return False
-    largest = max(s.size for s in segments)
-    display = _LEADER.sub(" ", "".join(s.text for s in segments if s.size >= largest - 0.5))
-    return any(c.isdigit() for c in display) and _mostly_non_letters(display)
-
-
-#: Dot or ellipsis leaders ("MAIN GAME ........ 6"): contents entries, not figures. Left in,
-#: their dots made a contents page "mostly signs", so "Table of Contents" above it was taken
-#: for a key figure's label and lost its heading (DA-619p.pdf p1).
-_LEADER = re.compile(r"(?:[.·]\s?){3,}|…+")
-
-
-def set_apart_by_type(size: float, bold: float, body_size: float) -> bool:
-    """Larger than the body (>= 1 pt and >= 8 %) or bold (>= 80 % of its characters) at
-    about body size: the type evidence every text-layer heading rule starts from."""
-    larger = size >= body_size + 1.0 and size >= 1.08 * body_size
-    return larger or (bold >= 0.8 and size >= body_size - 0.6)
+def _larger(size: float, body_size: float, settings: StructureSettings) -> bool:
+    """Set larger than the body by `heading_larger_min_points` and `heading_larger_min_ratio`."""
+    return (
+        size >= body_size + settings.heading_larger_min_points and size >= settings.heading_larger_min_ratio * body_size
+    )
 
 
 def block_is_heading(
-    block: Block, body_size: float, bold_body_font: str | None = None, text_right: float | None = None
+    block: Block,
+    body_size: float,
+    bold_body_font: str | None = None,
+    text_right: float | None = None,
+    settings: StructureSettings = DEFAULT_STRUCTURE_SETTINGS,
 ) -> bool:
     """Heading-shaped (`heading_shape_ok`), at most 3 lines, its display type not a figure
     (`display_is_figure`), not several sentences (`is_prose`), no line spread as columns
     (`_spread_as_columns`), not a bulleted item of more than `LIST_HEADING_WORDS` words, and
-    set apart by type: larger than the body (<= 25 words), or numbered in bold or larger type
-    (<= 120 characters), or bold at body size (<= 120 characters, <= 2 lines). Bold in the
+    set apart by type (limits in `settings`): larger than the body (<= `heading_large_max_words`
+    words), or numbered in bold or larger type (<= `heading_emphasised_max_chars` characters),
+    or bold at body size (as many characters, <= `heading_bold_max_lines` lines). Bold in the
     body's own bold font (`bold_body_font`, see `BodyType`) is no emphasis. `text_right`: where
     the page's text ends on the right (points), for `_spread_as_columns`."""
     text = block.text.strip()
-    if len(block.lines) > 3 or not heading_shape_ok(text) or display_is_figure(block) or is_prose(text):
+    if (
+        len(block.lines) > settings.heading_max_lines
+        or not heading_shape_ok(text)
+        or display_is_figure(block)
+        or is_prose(text)
+    ):
         return False
     if any(_spread_as_columns(line, text_right) for line in block.lines):
         return False
@@ -284,21 +155,25 @@ def block_is_heading(
     if words > LIST_HEADING_WORDS and (block.kind == "list_item" or _bulleted(text)):
         return False
     weight = emphasised(block, bold_body_font)
-    larger = block.size >= body_size + 1.0 and block.size >= 1.08 * body_size
-    bold = weight >= 0.8 and block.size >= body_size - 0.6
-    numbered = numbering_depth(text) is not None and (weight >= 0.5 or block.size > body_size + 0.5)
+    larger = _larger(block.size, body_size, settings)
+    bold = weight >= settings.heading_bold_min_share and block.size >= body_size - settings.heading_bold_size_slack
+    numbered = numbering_depth(text) is not None and (
+        weight >= settings.numbered_heading_min_bold_share
+        or block.size > body_size + settings.numbered_heading_larger_points
+    )
     if larger:
-        return words <= 25
+        return words <= settings.heading_large_max_words
     if numbered:
-        return len(text) <= 120
+        return len(text) <= settings.heading_emphasised_max_chars
     if bold:
-        return len(text) <= 120 and len(block.lines) <= 2 and block.kind != "list_item"
+        short = len(text) <= settings.heading_emphasised_max_chars
+        return short and len(block.lines) <= settings.heading_bold_max_lines and block.kind != "list_item"
     return False
 
 
 #: A bulleted heading names its topic in at most this many words; a longer bulleted item in
 #: bold or large type is a highlight ("• Company is increasing 2023 full-year guidance
-#: midpoints for adjusted operational sales ...", JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf p1).
+#: midpoints for adjusted operational sales ..." on an earnings release's first page).
 LIST_HEADING_WORDS = 12
 
 
@@ -318,137 +193,14 @@ def _spread_as_columns(line, text_right: float | None = None) -> bool:
     next: a row of column labels ("Consumer Health   Pharmaceutical   MedTech   Total" over a
     table), not one heading. A heading's words are set together; two runs are allowed when the
     second is a tag set flush right, ending within 1 em of `text_right` (the page's text edge):
-    "Armored Ogre ... Creatures", DA-619p.pdf p143. Two labels side by side that end short of
-    it are columns ("Cash Flows from   Capital Expenditures" over an infographic's figures,
-    VERIZON_2022_10K.pdf p21: as one heading it headed MD&A's next two pages)."""
+    a game manual's "Armored Ogre ... Creatures". Two labels side by side that end short of
+    it are columns ("Cash Flows from   Capital Expenditures" over a filing's infographic: as one
+    heading it headed the next two pages)."""
     segments = sorted((s for s in line.segments if s.text.strip()), key=lambda s: s.x0)
     gaps = sum(b.x0 - a.x1 > COLUMN_GAP_EM * max(a.size, 1.0) for a, b in zip(segments, segments[1:]))
     if gaps >= 2:
         return True
     return gaps == 1 and text_right is not None and segments[-1].x1 < text_right - max(segments[-1].size, 1.0)
-
-
-#: A sentence end inside a text followed by more words: "filed? If yes, against whom? The friend ...".
-_INNER_SENTENCE_END = re.compile(r"[?!।]\s+\S|[a-z]{2}\.\s+[A-Z]")
-
-
-def is_prose(text: str) -> bool:
-    """More than `SENTENCE_WORDS` words holding a sentence end followed by more words: running
-    text (a form's question with its answer), never a heading. Leading numbering ("A. Children
-    ...") does not count as a sentence end."""
-    match = NUMBERED.match(text)
-    body = text[match.end() :] if match else text
-    return len(text.split()) > SENTENCE_WORDS and bool(_INNER_SENTENCE_END.search(body))
-
-
-def _largest_size(block: Block) -> float:
-    return max((s.size for line in block.lines for s in line.segments if s.text.strip()), default=block.size)
-
-
-def _gap(upper: Block, lower: Block) -> float:
-    return lower.bbox[1] - upper.bbox[3]
-
-
-def _across(a: Block, b: Block) -> bool:
-    return a.bbox[0] < b.bbox[2] and b.bbox[0] < a.bbox[2]
-
-
-def context_rejects_heading(previous: Block | None, block: Block, following: Block | None) -> str | None:
-    """Why a block that is heading-styled is still not a heading, judged by its neighbours on
-    the page (None: no objection). A heading opens what follows it; these do not:
-
-    - "continuation": it starts in lower case right after a block that does not end a
-      sentence ("... at the time of his" / "injuries.");
-    - "form value": at most 3 words set directly under (gap < half its line height) a block
-      in smaller type: the answer to a form's question ("N/A", "None" in 11 pt under 9 pt
-      labels); the question and its answer stay together;
-    - "figure label": directly above a key figure (`display_is_figure`) printed at least as
-      large as it: "BY REVENUE" over "`7,92,756 crore" labels the figure; an 18 pt chart
-      title over the chart's 8 pt "AUTRES 10%" (chelsea_pdta.pdf p17) stays a heading;
-    - "column header": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a
-      block of numbers ("52 Weeks Ended August 29, 2021" over "$ 192,052" in COSTCO's income
-      statement): it heads a column of figures, not a section;
-    - "attribution": it signs the passage directly above it: it opens with a dash ("— Mahatma
-      Gandhi"), or it is a short line set smaller than that passage and closer to it than one
-      of the passage's lines (reliance.pdf p2: the 8.5 pt bold "Shri Dhirubhai H. Ambani" under
-      a 12 pt quote). A heading stands apart from what comes before it;
-    - "contact label": directly above (< `COLUMN_HEADER_GAP` line heights), across from, a block
-      holding contact details (`CONTACT`): "Investor Contacts:" over "Jessica Moore
-      RA-JJCUS-InvestorRel@ITS.JNJ.com" labels whom to call; as a heading it stayed open over
-      the 17 pages of tables after it (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf p7).
-    """
-    text = block.text.strip()
-    height = max(block.lines[0].height, 1.0)
-    if previous is not None and text[:1].islower() and not previous.text.rstrip().endswith(_SENTENCE_END):
-        return "continuation"
-    if (
-        previous is not None
-        and previous.kind not in ("table", "figure")  # no type size: "Route 105" under a map's table
-        and len(text.split()) <= 3
-        and previous.size < block.size - 0.5
-        and _gap(previous, block) < 0.5 * height
-        and _across(previous, block)
-    ):
-        return "form value"
-    if (
-        following is not None
-        and following.kind == "paragraph"
-        and _gap(block, following) < 0.6 * height
-        and _across(block, following)
-        and display_is_figure(following)
-        and _largest_size(following) >= block.size
-    ):
-        return "figure label"
-    if previous is not None and _signs_passage_above(previous, block):
-        return "attribution"
-    if (
-        following is not None
-        and following.kind == "paragraph"
-        and _gap(block, following) < COLUMN_HEADER_GAP * height
-        and _across(block, following)
-        and _is_numbers(following.text)
-    ):
-        return "column header"
-    if (
-        following is not None
-        and _gap(block, following) < COLUMN_HEADER_GAP * height
-        and _across(block, following)
-        and CONTACT.search(following.text)
-    ):
-        return "contact label"
-    return None
-
-
-#: An attribution has at most this many words ("Shri Dhirubhai H. Ambani", "— Chairman's letter, 2021").
-ATTRIBUTION_MAX_WORDS = 8
-_DASHES = ("—", "–", "―", "-", "~")
-
-
-def _signs_passage_above(previous: Block, block: Block) -> bool:
-    """`block` (short, directly below and across from a paragraph of at least 2 lines) signs that
-    paragraph: it starts with a dash, or it is set smaller than the paragraph and the gap is
-    less than one of the paragraph's lines."""
-    text = block.text.strip()
-    if previous.kind != "paragraph" or len(previous.lines) < 2 or len(text.split()) > ATTRIBUTION_MAX_WORDS:
-        return False
-    if not _across(previous, block) or _gap(previous, block) > max(previous.lines[-1].height, 1.0):
-        return False
-    dashed = text.startswith(_DASHES) and text.lstrip("".join(_DASHES) + " ")[:1].isalpha()
-    return dashed or block.size < previous.size - 1.0
-
-
-def _is_numbers(text: str) -> bool:
-    """Figures, not words: holds digits and is mostly digits and signs once dot leaders are
-    taken out (a contents page's "MAIN GAME ........ 6" is words)."""
-    text = _LEADER.sub(" ", text)
-    return any(c.isdigit() for c in text) and _mostly_non_letters(text)
-
-
-#: A column header sits at most this many of its line heights above the numbers it heads.
-COLUMN_HEADER_GAP = 2.0
-
-
-_SENTENCE_END = (".", "?", "!", ":", "।", "॥")
 
 
 def numbered_line_is_heading(
@@ -463,15 +215,15 @@ def numbered_line_is_heading(
     marker, rest = split_marker(text)
     if marker is None or not marker[0].isalnum() and not marker.startswith("(") or not rest:
         return False
-    if len(block.lines) != 1 or len(text) > 80 or text.endswith(_SENTENCE_END) or not heading_shape_ok(rest):
+    if len(block.lines) != 1 or len(text) > 80 or text.endswith(SENTENCE_END) or not heading_shape_ok(rest):
         return False
     larger = block.size >= body_size + 0.8
     if not (larger or emphasised(block, bold_body_font) >= 0.8) or following is None or following.kind != "paragraph":
         return False
     follows_as_body = abs(following.size - body_size) <= 0.6 and not LIST_MARKER.match(following.lines[0].text)
     # Larger type is evidence enough; a bold line at body size needs a longer paragraph under
-    # it. The body under "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙" (normal_4pages p2) is
-    # one short line before a quoted box, as long as the heading.
+    # it. The body under "(3) 「약관의 규제에 관한 법률」상 약관해석의 원칙" in a Korean legal
+    # notice is one short line before a quoted box, as long as the heading.
     return follows_as_body and (larger or len(following.text.split()) > len(text.split()))
 
 
@@ -480,13 +232,15 @@ def blocks_to_headings(
     body_size: float,
     outline: list[tuple[int, str, int]],
     bold_body_font: str | None = None,
+    settings: StructureSettings = DEFAULT_STRUCTURE_SETTINGS,
 ) -> str | None:
     """Mark heading blocks (`kind = "title"`, `level`) and return the document title.
 
     `blocks` are (page number, block) in reading order; `outline` is (level from 0,
     title, page number or 0) from the PDF bookmarks. Blocks already of kind "title" (run-in
     leads, `heading_blocks.blocks_to_run_in_split`) are headings; others are judged here.
-    `body_size` and `bold_body_font` are the running text's type (`prose_body_type`).
+    `body_size` and `bold_body_font` are the running text's type (`prose_body_type`). Levels:
+    `heading_levels.headings_to_levels` (outline, then numbering, then type).
     """
     blocks_order = {id(b): i for i, (_, b) in enumerate(blocks)}
     text_right: dict[int, float] = {}
@@ -498,23 +252,25 @@ def blocks_to_headings(
             continue
         previous = blocks[index - 1][1] if index and blocks[index - 1][0] == page else None
         following = blocks[index + 1][1] if index + 1 < len(blocks) and blocks[index + 1][0] == page else None
-        if block_is_heading(block, body_size, bold_body_font, text_right[page]):
+        if block_is_heading(block, body_size, bold_body_font, text_right[page], settings):
             if context_rejects_heading(previous, block, following) is None:
                 headings.append((page, block))
         elif numbered_line_is_heading(block, following, body_size, bold_body_font):
             headings.append((page, block))
     headings.sort(key=lambda item: blocks_order[id(item[1])])
-    outline_keys = {_key(title): (level, page) for level, title, page in outline if _key(title)}
+    outline_keys = {outline_key(title): (level, page) for level, title, page in outline if outline_key(title)}
     chosen = {id(b) for _, b in headings}
     for page, block in blocks:
         if block.kind == "paragraph" and id(block) not in chosen and heading_shape_ok(block.text):
-            hit = outline_keys.get(_key(block.text))
+            hit = outline_keys.get(outline_key(block.text))
             if hit and hit[1] in (0, page):
                 headings.append((page, block))
     outline_pages: dict[str, set[int]] = defaultdict(set)
     for _, title, page in outline:
-        outline_pages[_key(title)].add(page)
-    elsewhere = {id(b) for page, b in headings if _outline_elsewhere(b, page, outline_pages)}
+        outline_pages[outline_key(title)].add(page)
+    elsewhere = {
+        id(b) for page, b in headings if _outline_elsewhere(b, page, outline_pages, settings.outline_page_slack)
+    }
     for _, block in headings:
         if id(block) in elsewhere:
             block.kind = "paragraph"
@@ -524,24 +280,9 @@ def blocks_to_headings(
     contents = _contents_headings(blocks)
     headings = [(page, b) for page, b in headings if id(b) not in contents]  # ranked; contents placed last
     title_block = _document_title(headings, body_size)
-    offset = 1 if title_block is not None else 0
-    styles = sorted({_style(b) for _, b in headings if b is not title_block}, key=lambda s: (-s[0], not s[1]))
-    depth_of_style: dict[tuple[float, bool], Counter] = defaultdict(Counter)
+    levels = headings_to_levels(headings, title_block, outline, settings)
     for _, block in headings:
-        depth = numbering_depth(block.text)
-        if depth and block is not title_block:
-            depth_of_style[_style(block)][depth] += 1
-    for _, block in headings:
-        if block is title_block:
-            block.level = 1
-            continue
-        depth = numbering_depth(block.text)
-        if depth is None and depth_of_style.get(_style(block)):
-            depth = depth_of_style[_style(block)].most_common(1)[0][0]
-        if depth is None:
-            depth = _unnumbered_depth(_style(block), styles, depth_of_style)
-        block.level = depth + offset
-    _apply_outline(headings, outline_keys, title_block, offset)
+        block.level = levels[id(block)]
     _add_table_page_titles(blocks, bold_body_font)
     _place_contents_headings(blocks, contents)
     return title_block.text if title_block is not None else None
@@ -578,8 +319,7 @@ def _add_table_page_titles(blocks: list[tuple[int, Block]], bold_body_font: str 
     The schedules of an earnings release are tables under titles set smaller than the prose
     ("Supplementary Sales Data" at 6.7 pt over 10.5 pt prose); not headings by type, they left
     the release's last prose heading ("NOTE TO INVESTORS CONCERNING FORWARD-LOOKING
-    STATEMENTS:") or its income statement open over the 15 pages of schedules
-    (JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf pp. 8-24)."""
+    STATEMENTS:") or its income statement open over the 15 pages of schedules."""
     level = 1
     first_of_page: dict[int, int] = {}
     for index, (page, _) in enumerate(blocks):
@@ -643,18 +383,6 @@ def _place_contents_headings(blocks: list[tuple[int, Block]], contents: set[int]
             block.level = toc_level(following.level if following is not None else None)
 
 
-def _unnumbered_depth(style, styles, depth_of_style) -> int:
-    """Rank among styles; placed above the numbered levels when larger than all of them."""
-    numbered_styles = [s for s in styles if depth_of_style.get(s)]
-    if not numbered_styles:
-        return styles.index(style) + 1
-    larger = [s for s in numbered_styles if (s[0], s[1]) > (style[0], style[1])]
-    if not larger:
-        return 1
-    nearest = min(larger, key=lambda s: (s[0], s[1]))
-    return depth_of_style[nearest].most_common(1)[0][0] + 1
-
-
 def _document_title(headings: list[tuple[int, Block]], body_size: float) -> Block | None:
     first_page = [(b.size, -b.bbox[1], b) for page, b in headings if page == 1 and b.bbox[1] < TITLE_MAX_TOP]
     if not first_page:
@@ -662,38 +390,18 @@ def _document_title(headings: list[tuple[int, Block]], body_size: float) -> Bloc
     size, _, block = max(first_page, key=lambda t: (t[0], t[1]))
     if size < TITLE_RATIO * body_size or numbering_depth(block.text):
         return None
-    others = [b for _, b in headings if b is not block and abs(b.size - size) < 0.5 and _style(b) == _style(block)]
+    others = [b for _, b in headings if b is not block and abs(b.size - size) < 0.5 and style_of(b) == style_of(block)]
     return block if not others else None
 
 
-def _key(text: str) -> str:
-    return re.sub(r"\W+", "", text.casefold())[:80]
-
-
-#: A bookmark's page and the page of the heading it names may differ by this many pages (a
-#: bookmark set on the page before, a heading at the foot of a page).
-OUTLINE_PAGE_SLACK = 1
-
-
-def _outline_elsewhere(block: Block, page: int, outline_pages: dict[str, set[int]]) -> bool:
+def _outline_elsewhere(block: Block, page: int, outline_pages: dict[str, set[int]], slack: int) -> bool:
     """The PDF's bookmarks place the section this text names on another page: here it is a
-    contents line or a mention, not the section's heading. VERIZON_2022_10K.pdf's contents page
-    ends with a bold "Certifications"; taken as the heading of that name, it got the bookmark's
-    level and stayed open, as the parent of every Item, until the real one 120 pages later."""
-    pages = outline_pages.get(_key(block.text)) if _key(block.text) else None
-    return bool(pages) and 0 not in pages and all(abs(p - page) > OUTLINE_PAGE_SLACK for p in pages)
-
-
-def _apply_outline(headings, outline_keys, title_block, offset) -> None:
-    if len(outline_keys) < 2:
-        return
-    title_in_outline = title_block is not None and _key(title_block.text) in outline_keys
-    for _, block in headings:
-        if block is title_block:
-            continue
-        hit = outline_keys.get(_key(block.text))
-        if hit:
-            block.level = hit[0] + 1 + (0 if title_in_outline else offset)
+    contents line or a mention, not the section's heading. A 10-K's contents page may end with
+    a bold "Certifications"; taken as the heading of that name, it would get the bookmark's
+    level and stay open, as the parent of every Item, until the real one 120 pages later.
+    `slack`: pages a bookmark and its heading may lie apart (`outline_page_slack`)."""
+    pages = outline_pages.get(outline_key(block.text)) if outline_key(block.text) else None
+    return bool(pages) and 0 not in pages and all(abs(p - page) > slack for p in pages)
 
 
 # One decider for OCR'd lines too: parsers/ocr/layout.py measures the evidence (a line's size

@@ -57,7 +57,11 @@ from parsers.textlayer.settings import DEFAULT_TEXT_LAYER_SETTINGS, TextLayerSet
 #: each word from that word's last glyph's start, and a full-width letter's advance (1 em)
 #: outruns its narrow space ("小Ｅ14司" would read "Ｅ 14"; pdfium and pdftotext read no space).
 #: A space at the glyph's end, zero-width or not, still counts.
-_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|-bd|,b$", re.IGNORECASE)
+#: Font names that say bold. TeX's bold faces say it only here: Computer Modern's bold extended
+#: ("CMBX10", "CMSSBX10", cm-super's "SFBX1000"), its bold ("CMB10") and the URW Times clone's
+#: medium ("NimbusRomNo9L-Medi", TeX's Times bold); their stem width reads as weight ~550 and
+#: they set no force-bold flag, so a paper's bold headings read as body text.
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|-bd|,b$|bx\d|^cmb\d|-medi(?:ital)?$", re.IGNORECASE)
 
 
 @dataclass(slots=True)
