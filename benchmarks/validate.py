@@ -143,6 +143,7 @@ class Side:
     out: Path  # where its databases and JSON figures go
     cached: bool = False  # `out` already holds a complete earlier measurement
     failed: list[str] = field(default_factory=list)  # commands that exited with an error
+    dbs: Path | None = None  # where its databases go: per commit when cached (ingest depends on the code only)
     lock: object = None  # the open lock file of a cache folder this run writes
 
 
@@ -159,12 +160,20 @@ def run(side: Side, command: list[str], log: Path) -> bool:
     return not done.returncode
 
 
+def database(side: Side, pdf_set: PdfSet) -> Path:
+    """The side's database of `pdf_set`, named by the set and its files (quick and full differ)."""
+    files = hashlib.sha256("\n".join(map(str, pdf_set.pdfs)).encode()).hexdigest()[:8]
+    return side.dbs / f"{pdf_set.name}-{files}.db"
+
+
 def ingest_commands(side: Side, sets: list[PdfSet], jobs: int) -> list[tuple[list[str], Path]]:
+    """`ingest run` of each set whose database is not already there from an earlier run of this commit."""
     commands = []
     for pdf_set in sets:
-        db = side.out / f"{pdf_set.name}.db"
-        if db.exists():
-            db.unlink()
+        db = database(side, pdf_set)
+        if db.with_suffix(".ok").exists():
+            continue
+        db.unlink(missing_ok=True)
         cli = [sys.executable, "-c", "from ingest.cli import app; app()", "run"]
         cli += [*map(str, pdf_set.pdfs), "--db", str(db), "--workers", str(jobs), "--quiet", *pdf_set.ingest_options]
         commands.append((cli, side.out / f"ingest-{pdf_set.name}.log"))
@@ -177,7 +186,7 @@ def measure_commands(side: Side, sets: list[PdfSet], args: argparse.Namespace) -
     commands = []
     retrievers = list(RETRIEVERS) + (list(VECTOR_RETRIEVERS) if args.vectors else [])
     for pdf_set in sets:
-        command = [py, str(BENCH / "validate_measures.py"), "--db", str(out / f"{pdf_set.name}.db")]
+        command = [py, str(BENCH / "validate_measures.py"), "--db", str(database(side, pdf_set))]
         command += ["--out", str(out / f"db-{pdf_set.name}.json"), "--strategies", ",".join(STRATEGIES)]
         command += ["--retrievers", ",".join(retrievers), "--vector-cache", str(CACHE_DIR / "vectors.sqlite")]
         if pdf_set.golden:
@@ -185,7 +194,14 @@ def measure_commands(side: Side, sets: list[PdfSet], args: argparse.Namespace) -
         if pdf_set.truths:
             command += ["--truths", pdf_set.truths]
         commands.append((command, out / f"db-{pdf_set.name}.log"))
-        fidelity = [py, str(BENCH / "text_fidelity.py"), *map(str, pdf_set.pdfs), "--json"]
+        fidelity = [
+            py,
+            str(BENCH / "text_fidelity.py"),
+            *map(str, pdf_set.pdfs),
+            "--max-pages",
+            str(args.fidelity_pages),
+        ]
+        fidelity += ["--json"]
         commands.append(([*fidelity, str(out / f"fidelity-{pdf_set.name}.json")], out / f"fidelity-{pdf_set.name}.log"))
     structure = [py, str(BENCH / "structure_score.py"), "--systems", "project", "--json", str(out / "structure.json")]
     commands.append((structure, out / "structure.log"))
@@ -310,13 +326,16 @@ def cache_key(commit: str, args: argparse.Namespace) -> str:
     for name in MEASURING_FILES:
         path = BENCH / name
         digest.update(path.read_bytes() if path.exists() else b"")
-    digest.update(f"quick={args.quick} vectors={args.vectors}".encode())
+    digest.update(f"quick={args.quick} vectors={args.vectors} fidelity={args.fidelity_pages}".encode())
     return f"{commit[:12]}-{digest.hexdigest()[:10]}"
 
 
 def prepare(side: Side, commit: str | None, args: argparse.Namespace) -> Side:
     """Point the side's output at its cache folder when it can be cached; mark it done if complete."""
+    side.dbs = side.out
     if commit and not args.no_cache:
+        side.dbs = CACHE_DIR / f"db-{commit[:12]}"
+        side.dbs.mkdir(parents=True, exist_ok=True)
         folder = CACHE_DIR / cache_key(commit, args)
         folder.mkdir(parents=True, exist_ok=True)
         side.cached = (folder / "complete").exists()
@@ -336,9 +355,13 @@ def measure(sides: list[Side], sets: list[PdfSet], args: argparse.Namespace) -> 
     """Ingest per side (one set after the other, `--workers JOBS`), then every measuring command of
     both sides, `--jobs` at a time."""
     pending = list({side.out: side for side in sides if not side.cached}.values())  # one side if both share a cache
+    for side in pending:  # no figure of an earlier run may stand in for a command that fails now
+        for stale in [*side.out.glob("*.json"), side.out / "complete"]:
+            stale.unlink(missing_ok=True)
     for side in pending:
         for command, log in ingest_commands(side, sets, args.jobs):
-            run(side, command, log)
+            if run(side, command, log) and side.dbs != side.out:
+                Path(command[command.index("--db") + 1]).with_suffix(".ok").touch()
     tasks = [(side, command, log) for side in pending for command, log in measure_commands(side, sets, args)]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         list(pool.map(lambda task: run(*task), tasks))
@@ -354,6 +377,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="also write the Markdown report here")
     parser.add_argument("--quick", action="store_true", help="fixtures, corpus and 2 filings per FinanceBench set")
     parser.add_argument("--vectors", action="store_true", help="also the vector and hybrid retrievers (slow)")
+    parser.add_argument(
+        "--fidelity-pages",
+        type=int,
+        default=0,
+        help="text fidelity on the first N pages of each PDF only (0 = all; the filings' text rows cost most)",
+    )
     parser.add_argument("--no-cache", action="store_true", help=f"measure both sides afresh (cache: {CACHE_DIR})")
     args = parser.parse_args(argv)
     started = time.perf_counter()
@@ -386,6 +415,7 @@ def main(argv: list[str] | None = None) -> int:
         f"# validate: {args.against} ({ref_commit[:10]}) vs this tree ({state})",
         "",
         f"{'quick' if args.quick else 'full'} run, {minutes:.1f} min wall, --jobs {args.jobs}"
+        + (f", text fidelity on the first {args.fidelity_pages} pages of each PDF" if args.fidelity_pages else "")
         + (", reference from cache" if before.cached else "")
         + (", this tree from cache" if after.cached else ""),
         "",
