@@ -2,6 +2,7 @@
 beside this tree, one Markdown table.
 
     python3 benchmarks/validate.py --against main [--jobs 2] [--out report.md] [--quick] [--vectors]
+    python3 /work/main/benchmarks/validate.py --against main --tree /path/to/other/worktree
 
 How: REF is checked out into a temporary `git worktree` (as `same_output.py` does). Each side's
 code runs in fresh interpreters whose `PYTHONPATH` is that side's tree; the measuring scripts are
@@ -54,16 +55,19 @@ CACHE_DIR = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "in
 QUICK_FILINGS = 2
 #: The measuring code: a change here invalidates the cached figures of a side.
 MEASURING_FILES = (
-    "validate.py",
-    "validate_measures.py",
-    "financebench.py",
-    "icdar2013.py",
-    "icdar2013_scoring.py",
-    "structure_score.py",
-    "text_fidelity.py",
-    "text_fidelity_match.py",
-    "text_fidelity_words.py",
-    "text_layer_glyphs.py",
+    "benchmarks/validate.py",
+    "benchmarks/validate_measures.py",
+    "benchmarks/validate_peers.py",
+    "ingest/evaluation/plain.py",  # the peers, the same on both sides
+    "ingest/chunking/blind.py",
+    "benchmarks/financebench.py",
+    "benchmarks/icdar2013.py",
+    "benchmarks/icdar2013_scoring.py",
+    "benchmarks/structure_score.py",
+    "benchmarks/text_fidelity.py",
+    "benchmarks/text_fidelity_match.py",
+    "benchmarks/text_fidelity_words.py",
+    "benchmarks/text_layer_glyphs.py",
 )
 STRATEGIES = ("structure", "naive", "langchain", "fixed", "recursive")
 RETRIEVERS = ("bm25", "plain")
@@ -324,7 +328,7 @@ def tree_state(code: Path) -> tuple[str, bool]:
 def cache_key(commit: str, args: argparse.Namespace) -> str:
     digest = hashlib.sha256()
     for name in MEASURING_FILES:
-        path = BENCH / name
+        path = REPO / name
         digest.update(path.read_bytes() if path.exists() else b"")
     digest.update(f"quick={args.quick} vectors={args.vectors} fidelity={args.fidelity_pages}".encode())
     return f"{commit[:12]}-{digest.hexdigest()[:10]}"
@@ -373,6 +377,12 @@ def measure(sides: list[Side], sets: list[PdfSet], args: argparse.Namespace) -> 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", required=True, help="git revision to compare this tree with (e.g. main)")
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        default=REPO,
+        help="the tree to measure (default: this script's own); its measuring scripts are always this script's",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="commands at once, and ingest --workers (default 2)")
     parser.add_argument("--out", type=Path, default=None, help="also write the Markdown report here")
     parser.add_argument("--quick", action="store_true", help="fixtures, corpus and 2 filings per FinanceBench set")
@@ -392,13 +402,14 @@ def main(argv: list[str] | None = None) -> int:
     if reference.returncode:
         raise SystemExit(f"validate: unknown revision {args.against!r}")
     ref_commit = reference.stdout.strip()
-    head, clean = tree_state(REPO)
+    tree = args.tree.resolve()
+    head, clean = tree_state(tree)
     with tempfile.TemporaryDirectory(prefix="validate-") as tmp:
         work = Path(tmp)
         sets = pdf_sets(args.quick, work)
         before = prepare(Side("reference", work / "ref-code", work / "ref"), ref_commit, args)
-        scratch = CACHE_DIR / f"tree-{hashlib.sha256(str(REPO).encode()).hexdigest()[:10]}"  # logs kept
-        after = prepare(Side("this tree", REPO, scratch), head if clean else None, args)
+        scratch = CACHE_DIR / f"tree-{hashlib.sha256(str(tree).encode()).hexdigest()[:10]}"  # logs kept
+        after = prepare(Side("this tree", tree, scratch), head if clean else None, args)
         if not before.cached:
             subprocess.run(
                 ["git", "-C", str(REPO), "worktree", "add", "--detach", "-q", str(before.code), ref_commit], check=True
@@ -410,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
                 subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(before.code)], check=False)
         old, new = side_figures(before.out, sets, args.quick), side_figures(after.out, sets, args.quick)
     minutes = (time.perf_counter() - started) / 60
-    state = f"{head[:10]}" + ("" if clean else " + uncommitted changes")
+    state = f"{head[:10]}" + ("" if clean else " + uncommitted changes") + ("" if tree == REPO else f", {tree}")
     lines = [
         f"# validate: {args.against} ({ref_commit[:10]}) vs this tree ({state})",
         "",

@@ -20,7 +20,8 @@ as `n/a`.
   holding at least half of its distinct non-empty cells (the best such); same words = the Jaccard
   similarity of the two word multisets at least HEADER_WORDS_JACCARD.
 - `retrieval.<retriever>.<strategy>.hit@4` and `.budget@1200`: `evaluate_documents` (the code of
-  `ingest eval`) over the stored documents and the golden set, k = 4, budget 1,200 tokens.
+  `ingest eval`) over the stored documents and the golden set, k = 4, budget 1,200 tokens; the
+  peers `naive`, `langchain` and `plain` are this tree's on both sides (`validate_peers.py`).
 """
 
 from __future__ import annotations
@@ -148,8 +149,11 @@ def header_recognition(documents: dict, truths: dict[str, list[dict]]) -> dict:
 
 
 def retrieval(db: Path, golden: Path, retrievers: list[str], strategies: list[str], cache: Path | None) -> dict:
-    """hit@4 and budget@1200 per retriever and strategy, with the side's `ingest eval` code."""
+    """hit@4 and budget@1200 per retriever and strategy, with the side's `ingest eval` code; the
+    peers (`naive`, `langchain`, `plain`) are this tree's on both sides (`validate_peers.py`)."""
     from typing import get_args
+
+    from validate_peers import PEER_STRATEGIES, evaluate
 
     from ingest.chunking.settings import ChunkSettings
     from ingest.contracts.errors import ConfigError
@@ -158,37 +162,32 @@ def retrieval(db: Path, golden: Path, retrievers: list[str], strategies: list[st
     from storage.evals import load_stored_documents, stored_fts_tokenize
     from storage.schema import FTS_TOKENIZE
 
-    known = set(get_args(ChunkSettings.model_fields["strategy"].annotation))
+    known = set(get_args(ChunkSettings.model_fields["strategy"].annotation)) | set(PEER_STRATEGIES)
     missing = {name: "the side's code has no such strategy" for name in strategies if name not in known}
     if "langchain" in strategies and importlib.util.find_spec("langchain_text_splitters") is None:
         missing["langchain"] = "langchain-text-splitters is not installed"
-    runnable = [name for name in strategies if name not in missing]
     documents = load_stored_documents(db)
     items = load_golden(golden)
+    options = {
+        "ks": (HIT_K,),
+        "budget_tokens": BUDGET_TOKENS,
+        "fts_tokenize": stored_fts_tokenize(db, default=FTS_TOKENIZE),
+        "golden_path": str(golden),
+    }
     figures: dict = {}
     for retriever in retrievers:
         row = figures.setdefault(retriever, {})
-        row.update({name: reason for name, reason in missing.items()})
-        embed = None
-        if retriever in ("vector", "hybrid"):
-            embed = evaluation._database_embedder(db, None, cache)
-        try:
-            report = evaluation.evaluate_documents(
-                documents,
-                items,
-                strategies=runnable,
-                ks=(HIT_K,),
-                budget_tokens=BUDGET_TOKENS,
-                fts_tokenize=stored_fts_tokenize(db, default=FTS_TOKENIZE),
-                retriever=retriever,
-                embed_texts=embed,
-                golden_path=str(golden),
-            )
-        except ConfigError as error:
-            row.update({name: f"not measurable: {error}" for name in runnable})
-            continue
-        for result in report.strategies:
-            row[result.strategy] = {
+        embed = evaluation._database_embedder(db, None, cache) if retriever in ("vector", "hybrid") else None
+        for strategy in strategies:
+            if strategy in missing:
+                row[strategy] = missing[strategy]
+                continue
+            try:
+                result = evaluate(evaluation, documents, items, strategy, retriever, embed_texts=embed, **options)
+            except ConfigError as error:
+                row[strategy] = f"not measurable: {error}"
+                continue
+            row[strategy] = {
                 f"hit@{HIT_K}": result.overall.hit_at_k[HIT_K],
                 f"budget@{BUDGET_TOKENS}": result.overall.budget_hit,
                 "questions": result.overall.questions,

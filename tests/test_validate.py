@@ -111,3 +111,34 @@ def test_a_header_counts_when_the_matched_table_marks_the_same_words():
     assert measures.header_recognition(document(1), truths) == {"tables": 1, "recognised": 1}
     assert measures.header_recognition(document(0), truths) == {"tables": 1, "recognised": 0}
     assert measures.header_recognition(document(2), truths) == {"tables": 1, "recognised": 0}
+
+
+def test_the_peers_run_inside_a_sides_eval_code_score_as_the_native_ones():
+    sys.path.insert(0, str(BENCH))
+    peers = load("validate_peers")
+    from ingest.contracts.elements import Document, Element, ElementType
+    from ingest.contracts.evaluation import GoldenItem
+    from ingest.evaluation import evaluate as evaluation
+    from ingest.tokens import WhitespaceCounter
+
+    words = " ".join(f"word{n}" for n in range(900))
+    elements = [
+        Element(type=ElementType.title, text="Seed treatment", page=1, heading_level=1),
+        Element(type=ElementType.paragraph, text=words, page=1),
+        Element(type=ElementType.paragraph, text="Treat seed with Thiram 2 g per kg before sowing.", page=2),
+    ]
+    document = Document(source_path="/d/s.pdf", content_sha256="0" * 64, size_bytes=1, page_count=2, elements=elements)
+    items = [
+        GoldenItem(line=1, question="how much thiram per kg of seed", must_contain=["Thiram 2 g per kg"]),
+        GoldenItem(line=2, question="word450 word451", must_contain=["word450 word451"]),
+    ]
+    options = {"ks": (1,), "counter": WhitespaceCounter()}
+    for strategy in ("structure", "naive", "langchain"):
+        for retriever in ("bm25", "plain"):
+            native = evaluation.evaluate_documents(
+                {"d": document}, items, strategies=[strategy], retriever=retriever, **options
+            ).strategies[0]
+            peer = peers.evaluate(evaluation, {"d": document}, items, strategy, retriever, **options)
+            assert peer.chunk_count == native.chunk_count
+            assert [q.child_rank for q in peer.questions] == [q.child_rank for q in native.questions]
+    assert evaluation.chunk_document is not None and evaluation.ranked_keys.__module__ == "ingest.evaluation.vectors"
