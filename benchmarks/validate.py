@@ -37,6 +37,7 @@ import fcntl
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -395,6 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-cache", action="store_true", help=f"measure both sides afresh (cache: {CACHE_DIR})")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so `finally` removes the reference worktree
     started = time.perf_counter()
     reference = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", "--verify", f"{args.against}^{{commit}}"], capture_output=True, text=True
