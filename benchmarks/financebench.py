@@ -1,8 +1,10 @@
-"""FinanceBench dev questions -> the golden format of `ingest eval` (evidence pages, no phrases).
+"""FinanceBench questions -> the golden format of `ingest eval` (evidence pages, no phrases).
 
-    python benchmarks/financebench.py [QUESTIONS_JSONL] [-o OUT_JSONL]
+    python benchmarks/financebench.py [QUESTIONS_JSONL | FOLDER] [-o OUT_JSONL]
+    python benchmarks/financebench.py ../shared/bench/financebench-val -o val_golden.jsonl
 
-Reads ../shared/bench/financebench-dev/questions.jsonl (format in that folder's README) and
+Reads ../shared/bench/financebench-dev/questions.jsonl by default, or FOLDER/questions.jsonl
+for a folder (the validation folder has the same format; see its README), and
 writes one golden item per question: `question` verbatim, `doc` the PDF's file name (so
 retrieval is restricted to that document, as the README's measure says: one index per
 document), `pages` the 1-based evidence pages, `kind` `financebench`, and the FinanceBench id
@@ -42,9 +44,13 @@ def question_to_golden(record: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("questions", nargs="?", type=Path, default=DEFAULT_QUESTIONS)
+    parser.add_argument(
+        "questions", nargs="?", type=Path, default=DEFAULT_QUESTIONS, help="questions.jsonl, or a folder holding one"
+    )
     parser.add_argument("-o", "--output", type=Path, default=None, help="output JSONL (default: stdout)")
     args = parser.parse_args(argv)
+    if args.questions.is_dir():
+        args.questions = args.questions / "questions.jsonl"
     lines = [
         json.dumps(question_to_golden(json.loads(line)), ensure_ascii=False)
         for line in args.questions.read_text(encoding="utf-8").splitlines()

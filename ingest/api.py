@@ -156,7 +156,8 @@ def evaluate(
     """`ingest eval`: re-chunk the stored documents with each strategy, measure hit@k on the golden
     set and store one `eval_runs` row per strategy. None = the defaults (all strategies, k 1/4/10,
     a 1,200-token budget); `chunk_settings` override the config file's `[chunk]` table; `retriever`
-    bm25, vector or hybrid as in `search` (vector and hybrid embed the re-chunked texts with `model`);
+    bm25, vector or hybrid as in `search`, or `plain` (Okapi BM25 over the chunk text; vector and
+    hybrid embed the re-chunked texts with `model`);
     `context_writer` (url, model, api_key_env, ...: `ContextWriterSettings`) has a model endpoint write
     the `contextual` strategy's context lines (None: built with no model); `vector_cache`: a file
     of text vectors kept between invocations (vector then hybrid embed each text once)."""

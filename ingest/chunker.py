@@ -27,7 +27,7 @@ chunking changes how the chunks are embedded (`ingest.integrations.late`), not w
 
 from __future__ import annotations
 
-from ingest.chunking.blind import fixed_chunks, recursive_chunks
+from ingest.chunking.blind import fixed_chunks, langchain_chunks, naive_chunks, recursive_chunks
 from ingest.chunking.context import chunks_to_contextual
 from ingest.chunking.document_line import DOCUMENT_LINE_KEY, document_line
 from ingest.chunking.merge import sections_to_chunk
@@ -59,6 +59,10 @@ def chunk_document(
         return fixed_chunks(document, context, settings)
     if settings.strategy == "recursive":
         return recursive_chunks(document, context, settings)
+    if settings.strategy == "naive":
+        return naive_chunks(document, context, settings)
+    if settings.strategy == "langchain":
+        return langchain_chunks(document, context, settings)
     if settings.strategy == "contextual":
         return chunks_to_contextual(document, structure_chunks(document, context, settings), settings, counter)
     if settings.strategy == "semantic":

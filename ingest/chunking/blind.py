@@ -1,4 +1,5 @@
-"""The structure-blind baselines, selectable by name for measurement: `fixed` and `recursive`.
+"""The structure-blind baselines, selectable by name for measurement: `fixed`, `recursive`, and
+the peers teams use today, `naive` and `langchain`.
 
 Both cut the canonical text alone: no sections, no heading path (`text == body`),
 no tables or lists, no parents (every chunk is a child with `parent` None), and
@@ -9,6 +10,15 @@ no tables or lists, no parents (every chunk is a child with `parent` None), and
 - `recursive`: separator hierarchy blank line, line, sentence end, whitespace, then
   characters (like LangChain's RecursiveCharacterTextSplitter, plus sentence ends),
   neighbours merged up to the limit with the configured overlap.
+- `naive`: consecutive windows of NAIVE_CHARS characters, no overlap, cut wherever the count
+  falls (inside words): the simplest splitter a team writes itself.
+- `langchain`: LangChain's `RecursiveCharacterTextSplitter` with its documented example sizes
+  (LANGCHAIN_CHUNK_CHARS characters, LANGCHAIN_OVERLAP_CHARS overlap; separators blank line, line,
+  space, character), the splitter most RAG tutorials load. Needs the optional package
+  langchain-text-splitters (a dev dependency), imported only when this strategy runs.
+
+The peers' sizes are module constants, not ChunkSettings fields: they define what the peer is
+(the setting a team copies from the tutorial), so `--set child_max_tokens=...` leaves them alone.
 """
 
 from __future__ import annotations
@@ -20,6 +30,14 @@ from ingest.chunking.sections import Section
 from ingest.chunking.settings import ChunkSettings
 from ingest.contracts.chunks import Chunk
 from ingest.contracts.elements import Document
+from ingest.contracts.errors import ConfigError
+
+#: `naive`: characters per window (about 500 tokens of English prose), no overlap.
+NAIVE_CHARS = 2000
+#: `langchain`: RecursiveCharacterTextSplitter's chunk_size and chunk_overlap, in characters
+#: (LangChain's documented example values, about 250 and 50 tokens of English prose).
+LANGCHAIN_CHUNK_CHARS = 1000
+LANGCHAIN_OVERLAP_CHARS = 200
 
 
 def fixed_chunks(document: Document, context: Context, settings: ChunkSettings) -> list[Chunk]:
@@ -67,6 +85,63 @@ def recursive_chunks(document: Document, context: Context, settings: ChunkSettin
         mix_tables=False,
         min_tokens=settings.min_tokens,
     ).pack(units)
+    return _to_chunks(document, drafts, context, settings)
+
+
+def text_to_naive_spans(text: str, size: int = NAIVE_CHARS) -> list[tuple[int, int]]:
+    """(start, end) character offsets of consecutive `size`-character windows covering `text`;
+    windows of whitespace only are left out (nothing to retrieve)."""
+    spans = [(start, min(start + size, len(text))) for start in range(0, len(text), size)]
+    return [(start, end) for start, end in spans if text[start:end].strip()]
+
+
+def text_to_langchain_spans(
+    text: str, size: int = LANGCHAIN_CHUNK_CHARS, overlap: int = LANGCHAIN_OVERLAP_CHARS
+) -> list[tuple[int, int]]:
+    """(start, end) offsets of the pieces LangChain's RecursiveCharacterTextSplitter cuts from `text`
+    (its own `add_start_index` locates each piece); ConfigError when the package is missing."""
+    try:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+    except ImportError as error:
+        raise ConfigError(
+            "strategy 'langchain' needs the langchain-text-splitters package "
+            "(a dev dependency: pip install langchain-text-splitters)",
+            stage="chunk",
+        ) from error
+    splitter = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap, add_start_index=True)
+    spans = []
+    for piece in splitter.create_documents([text]):
+        start = piece.metadata["start_index"]
+        if start < 0:  # not found again in the text (never for this splitter; kept safe)
+            continue
+        spans.append((start, start + len(piece.page_content)))
+    return spans
+
+
+def naive_chunks(document: Document, context: Context, settings: ChunkSettings) -> list[Chunk]:
+    return _spans_to_chunks(document, text_to_naive_spans(context.text), context, settings)
+
+
+def langchain_chunks(document: Document, context: Context, settings: ChunkSettings) -> list[Chunk]:
+    return _spans_to_chunks(document, text_to_langchain_spans(context.text), context, settings)
+
+
+def _spans_to_chunks(
+    document: Document, spans: list[tuple[int, int]], context: Context, settings: ChunkSettings
+) -> list[Chunk]:
+    text = context.text
+    drafts = []
+    for start, end in spans:
+        tokens = context.count(text[start:end])
+        drafts.append(
+            Draft(
+                units=[FlowUnit(start, end, tokens, 0)],
+                heading_path=[],
+                body=text[start:end],
+                text=text[start:end],
+                tokens=tokens,
+            )
+        )
     return _to_chunks(document, drafts, context, settings)
 
 

@@ -12,7 +12,14 @@ from ingest.contracts.settings import StageSettings
 class ChunkSettings(StageSettings):
     """Token sizes are counted with the tiktoken encoding named by `encoding`."""
 
-    strategy: Literal["structure", "recursive", "fixed", "contextual", "semantic", "late"] = "structure"
+    strategy: Literal["structure", "recursive", "fixed", "contextual", "semantic", "late", "naive", "langchain"] = (
+        Field(
+            default="structure",
+            description="`structure` is the product; `recursive`, `fixed`, `naive` (2,000-character windows) and "
+            "`langchain` (LangChain's RecursiveCharacterTextSplitter, 1,000/200 characters) are structure-blind "
+            "peers kept for measurement (ingest eval)",
+        )
+    )
     encoding: str = "cl100k_base"
     child_max_tokens: int = Field(default=300, ge=16)
     overlap_tokens: int = Field(default=50, ge=0)

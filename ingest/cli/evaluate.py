@@ -35,7 +35,9 @@ def eval_command(
         None,
         "--strategies",
         help="Comma-separated chunking strategies to compare: structure, recursive, fixed, contextual, semantic, "
-        "late (default: all six; semantic, and late with vector/hybrid, load the --model).",
+        "late, naive (2,000-character windows, no overlap), langchain (LangChain's RecursiveCharacterTextSplitter, "
+        "1,000/200 characters; needs langchain-text-splitters) (default: all but langchain; semantic, and late "
+        "with vector/hybrid, load the --model).",
     ),
     k: str = typer.Option("1,4,10", "--k", help="Comma-separated cut-offs for hit@k."),
     budget: int = typer.Option(1200, "--budget", help="Prompt budget in tokens for the budget hit."),
@@ -43,7 +45,11 @@ def eval_command(
         [], "--set", help="Chunk setting KEY=VALUE for every strategy, e.g. child_max_tokens=200 (repeatable)."
     ),
     retriever: str = typer.Option(
-        "bm25", "--retriever", help="bm25, vector or hybrid (as ingest search; vector/hybrid embed re-chunked texts)."
+        "bm25",
+        "--retriever",
+        help="bm25 (as ingest search), plain (a plain Okapi BM25 over each chunk's text: lowercase words, no "
+        "stemming, k1 1.2, b 0.75, what a team's own index sees), vector or hybrid (as ingest search; they "
+        "embed the re-chunked texts).",
     ),
     model: Optional[str] = typer.Option(
         None, "--model", "-m", help="Embedding model for vector/hybrid and for the semantic and late strategies."

@@ -35,11 +35,12 @@ from ingest.contracts.evaluation import (
     load_golden,
 )
 from ingest.contracts.files import file_sha256
+from ingest.evaluation.plain import PlainBM25
 from ingest.evaluation.scoring import QuestionScore, Retrieved, normalize_phrases, normalize_text, rate, score_ranking
 from ingest.evaluation.vectors import VectorIndex, ranked_keys
 from ingest.tokens import TokenCounter, tiktoken_counter
 from storage.schema import FTS_TOKENIZE, searched_heading
-from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex, check_retriever
+from storage.search import BODY_WEIGHT, HEADING_WEIGHT, ChunkIndex
 
 if TYPE_CHECKING:
     from ingest.integrations.context_writer import ContextWriterSettings
@@ -48,8 +49,13 @@ if TYPE_CHECKING:
 #: Texts in, unit vectors out (same order); `ingest.integrations.embed.texts_embedder` makes one.
 EmbedTexts = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 
-STRATEGIES = ("structure", "recursive", "fixed", "contextual", "semantic", "late")
-"""The default comparison: every strategy `ChunkSettings.strategy` names (`--strategies` picks some)."""
+STRATEGIES = ("structure", "recursive", "fixed", "contextual", "semantic", "late", "naive")
+"""The default comparison: every strategy `ChunkSettings.strategy` names (`--strategies` picks some)
+except `langchain`, which needs the optional langchain-text-splitters package."""
+RETRIEVERS = ("bm25", "plain", "vector", "hybrid")
+"""`bm25`: the product's FTS5 search; `plain`: a plain Okapi BM25 over the chunk text
+(`ingest.evaluation.plain`); `vector` / `hybrid`: embeddings, as `ingest search`."""
+EMBEDDING_RETRIEVERS = ("vector", "hybrid")
 DEFAULT_KS = (1, 4, 10)
 DEFAULT_BUDGET_TOKENS = 1200
 #: Child chunks retrieved per question: enough for the largest k, for k distinct parents
@@ -107,10 +113,10 @@ def evaluate_golden(
         golden_path=str(golden_path),
         fts_tokenize=stored_fts_tokenize(db, default=FTS_TOKENIZE),
         retriever=retriever,
-        embed_texts=_database_embedder(db, model, vector_cache) if retriever != "bm25" else None,
+        embed_texts=_database_embedder(db, model, vector_cache) if retriever in EMBEDDING_RETRIEVERS else None,
         context_writer=context_writer,
         embed_sentences=_sentence_embedder(model, vector_cache) if "semantic" in strategies else None,
-        embed_tokens=_token_embedder(model) if "late" in strategies and retriever != "bm25" else None,
+        embed_tokens=_token_embedder(model) if "late" in strategies and retriever in EMBEDDING_RETRIEVERS else None,
     )
     if store:
         save_eval_runs(db, report, golden_sha256=file_sha256(golden_path))
@@ -149,12 +155,12 @@ def evaluate_documents(
     (texts -> vectors); `late` with vector or hybrid needs `embed_tokens`.
     """
     ks = _check_ks(ks)
-    if check_retriever(retriever) != "bm25" and embed_texts is None:
+    if check_retriever(retriever) in EMBEDDING_RETRIEVERS and embed_texts is None:
         raise ConfigError(f"retriever {retriever!r} needs an embedding function", stage="eval")
     strategies = _check_strategies(strategies)
     if "semantic" in strategies and embed_sentences is None:
         raise ConfigError("strategy 'semantic' needs a sentence embedding function", stage="eval")
-    if "late" in strategies and retriever != "bm25" and embed_tokens is None:
+    if "late" in strategies and retriever in EMBEDDING_RETRIEVERS and embed_tokens is None:
         raise ConfigError(f"strategy 'late' with retriever {retriever!r} needs token embeddings", stage="eval")
     if budget_tokens < 1:
         raise ConfigError(f"--budget must be a positive number of tokens, not {budget_tokens}", stage="eval")
@@ -174,7 +180,7 @@ def evaluate_documents(
 
     in_text = _answers_in_text(documents, answerable, scopes)
     question_vectors = None
-    if embed_texts is not None and retriever != "bm25":
+    if embed_texts is not None and retriever in EMBEDDING_RETRIEVERS:
         vectors = embed_texts([item.question for item in answerable])
         question_vectors = {item.line: vector for item, vector in zip(answerable, vectors)}
     results = []
@@ -243,7 +249,8 @@ def _evaluate_strategy(
     earlier strategy's identical chunk, are not embedded again)."""
     chunks_by_key: dict[str, tuple[str, Chunk, Chunk | None]] = {}
     parent_count = 0
-    vector_index = VectorIndex() if retriever != "bm25" and embed_texts is not None else None
+    vector_index = VectorIndex() if retriever in EMBEDDING_RETRIEVERS and embed_texts is not None else None
+    plain_index = PlainBM25() if retriever == "plain" else None
     chunk_seconds = embed_seconds = 0.0
     late = None
     with ChunkIndex(fts_tokenize, weights) as index:
@@ -261,6 +268,8 @@ def _evaluate_strategy(
                 chunks_by_key[key] = (doc_id, chunk, parent)
                 rows.append((key, doc_id, indexed_heading(chunk), chunk.body))
             index.add(rows)
+            if plain_index is not None:
+                plain_index.add([(key, doc_id, chunks_by_key[key][1].text) for key, *_ in rows])
             if vector_index is not None and embed_texts is not None:
                 started = time.process_time()
                 if settings.strategy == "late" and embed_tokens is not None:
@@ -277,7 +286,10 @@ def _evaluate_strategy(
         question_results = []
         for item in items:
             vector = question_vectors.get(item.line) if question_vectors else None
-            hits = ranked_keys(retriever, item.question, vector, index, vector_index, depth, scopes[item.line])
+            if plain_index is not None:
+                hits = plain_index.search(item.question, limit=depth, scope=scopes[item.line])
+            else:
+                hits = ranked_keys(retriever, item.question, vector, index, vector_index, depth, scopes[item.line])
             ranked = [_to_retrieved(key, *chunks_by_key[key]) for key, _ in hits]
             score = score_ranking(ranked, item.must_contain, budget_tokens, item.pages)
             top = chunks_by_key[hits[0][0]] if hits else None
@@ -451,6 +463,13 @@ def _resolve_scopes(
         else:
             scopes[item.line] = doc_id
     return scopes, skipped
+
+
+def check_retriever(retriever: str) -> str:
+    """`retriever` if `ingest eval` knows it (`RETRIEVERS`), else ConfigError naming the choices."""
+    if retriever not in RETRIEVERS:
+        raise ConfigError(f"retriever {retriever!r}: expected one of {', '.join(RETRIEVERS)}", stage="eval")
+    return retriever
 
 
 def _check_ks(ks: Sequence[int]) -> list[int]:

@@ -9,7 +9,12 @@ from ingest.contracts.evaluation import EvalReport, Scores, StrategyResult
 MISS_PREVIEW_CHARS = 160
 
 
-_RETRIEVERS = {"bm25": "BM25", "vector": "vector (cosine; FTS5 unused)", "hybrid": "BM25 + vector fused (RRF)"}
+_RETRIEVERS = {
+    "bm25": "BM25",
+    "plain": "plain Okapi BM25 over the chunk text (k1 1.2, b 0.75; no stemming; FTS5 unused)",
+    "vector": "vector (cosine; FTS5 unused)",
+    "hybrid": "BM25 + vector fused (RRF)",
+}
 
 
 def format_report(report: EvalReport, output_format: str = "table") -> str:
@@ -24,7 +29,9 @@ def format_table(report: EvalReport) -> str:
     lines = [
         f"Golden set {report.golden_path}: {answered} questions on {len(report.documents)} documents"
         + (f" ({len(report.skipped)} skipped)" if report.skipped else "")
-        + f"; {_RETRIEVERS.get(report.retriever, report.retriever)} (SQLite FTS5, {report.fts_tokenize!r}) "
+        + f"; {_RETRIEVERS.get(report.retriever, report.retriever)}"
+        + ("" if report.retriever == "plain" else f" (SQLite FTS5, {report.fts_tokenize!r})")
+        + " "
         + f"over child chunks; budget {report.budget_tokens} tokens.",
         "",
     ]
