@@ -4,9 +4,11 @@ The property tests check the chunks against these functions, not against the chu
 section builder: a bug shared by the chunker and its self-check would pass a check that
 reuses the chunker's code.
 
-- Heading paths: a level -> heading map over the elements in reading order; a heading drops
+- Heading paths: a level -> headings map over the elements in reading order; a heading drops
   every deeper level; the document title, when set, heads every path (once: a first heading
-  that repeats it is not repeated).
+  that repeats it is not repeated). Headings in a row at one level ("PART I" then at once
+  "Item 1. Business") stack: the bodiless ones, at most `carried_max` of them, stay in the path
+  of the heading after them and of everything under it.
 - Table pieces: every piece of a table with header rows starts (after its caption line) with
   one Markdown header line holding each header cell of its columns, then the `| --- |` line
   (a table of header rows alone, and a piece holding the caption alone, head nothing).
@@ -22,20 +24,31 @@ def _squeeze(text: str) -> str:
     return " ".join(text.split())
 
 
-def element_heading_paths(document: Document) -> list[list[str]]:
+def element_heading_paths(document: Document, carried_max: int = 2) -> list[list[str]]:
     """For each element, the headings it sits under. A heading sits under the headings above
-    it, not under itself: a heading that heads nothing (the next heading follows at once, or the
-    document ends) is text of the section it sits in."""
+    it, not under itself: a heading that heads nothing (the document ends) is text of the
+    section it sits in. A heading that follows another of its level at once (no body between)
+    sits under the last `carried_max` headings of that run too, and so does all it heads."""
     title = _squeeze(document.title or "")
-    in_force: dict[int, str] = {}
+    in_force: dict[int, list[str]] = {}
     paths = []
+    previous_heading_level = None  # the level of the previous body element when it is a heading
     for element in document.elements:
+        if element.is_furniture:
+            paths.append([])
+            continue
+        carried: list[str] = []
         if element.type == "title":
             level = element.heading_level or 1
-            in_force = {lvl: text for lvl, text in in_force.items() if lvl < level}
-        path = [in_force[lvl] for lvl in sorted(in_force)]
+            if previous_heading_level == level and carried_max:
+                carried = in_force.get(level, [])[-carried_max:]
+            in_force = {lvl: texts for lvl, texts in in_force.items() if lvl < level}
+        path = [text for lvl in sorted(in_force) for text in in_force[lvl]] + carried
         if element.type == "title":
-            in_force[level] = _squeeze(element.text)
+            in_force[level] = carried + [_squeeze(element.text)]
+            previous_heading_level = level
+        else:
+            previous_heading_level = None
         if title and not (path and path[0].casefold() == title.casefold()):
             path = [title] + path
         paths.append(path)
@@ -61,9 +74,10 @@ def expected_heading_path(document: Document, chunk: Chunk, paths: list[list[str
     return common_prefix(body)
 
 
-def heading_path_problems(document: Document, chunks: list[Chunk]) -> list[str]:
-    """Chunks whose heading path is not the one the elements give them."""
-    paths = element_heading_paths(document)
+def heading_path_problems(document: Document, chunks: list[Chunk], carried_max: int = 2) -> list[str]:
+    """Chunks whose heading path is not the one the elements give them (`carried_max`: the chunk
+    settings' `carried_headings_max`)."""
+    paths = element_heading_paths(document, carried_max)
     problems = []
     for chunk in chunks:
         expected = expected_heading_path(document, chunk, paths)

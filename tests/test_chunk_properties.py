@@ -185,7 +185,7 @@ def word_embedder(texts):
 
 def assert_invariants(doc: Document, config: ChunkSettings, counter) -> None:
     chunks = chunk_document(doc, config, counter, word_embedder)
-    assert heading_path_problems(doc, chunks) == []
+    assert heading_path_problems(doc, chunks, config.carried_headings_max) == []
     assert table_header_problems(doc, chunks) == []
     assert chunk_violations(doc, chunks, config, counter) == []
     assert all(FURNITURE_MARK not in chunk.text for chunk in chunks)
@@ -296,7 +296,7 @@ def test_contextual_is_structure_with_a_context_line(doc, chunk_settings_, conte
     counter = WhitespaceCounter() if words else tiktoken_counter("cl100k_base")
     config = chunk_settings_.model_copy(update={"strategy": "contextual", "context_max_tokens": context_max})
     chunks = chunk_document(doc, config, counter)
-    assert heading_path_problems(doc, chunks) == []
+    assert heading_path_problems(doc, chunks, config.carried_headings_max) == []
     assert contextual_violations(doc, chunks, config, counter) == []
     assert all(FURNITURE_MARK not in chunk.text for chunk in chunks)
     structure = chunk_document(doc, config.model_copy(update={"strategy": "structure"}), counter)

@@ -456,6 +456,21 @@ def test_a_filings_part_heading_stays_in_the_path_of_its_first_item_instead_of_a
     check(document, chunk_document(document, None, CL100K), None)
 
 
+def test_a_carried_heading_does_not_head_a_later_sibling_that_repeats_its_text():
+    """Headings repeated word for word (a manual's "Notes" at the end of every part) are siblings:
+    the carried first one heads the section after it, not the next one of the same name."""
+    document = doc(
+        title("Notes"),
+        title("Notes"),
+        para("Keep records of every spray. " * 3),
+        title("Notes"),
+        para("Clean the sprayer after use. " * 3),
+    )
+    chunks = children(chunk_document(document, None, CL100K))
+    assert [c.heading_path for c in chunks] == [["Cotton manual", "Notes", "Notes"], ["Cotton manual", "Notes"]]
+    check(document, chunk_document(document, None, CL100K), None)
+
+
 def test_a_run_of_bodiless_headings_longer_than_the_carry_is_one_contents_body():
     entries = [title(f"Item {n}.") for n in range(1, 7)]
     document = doc(*entries, title("Item 7. Management's Discussion"), para("Sales grew. " * 10))

@@ -58,7 +58,9 @@ def sections_with_carried_headings(sections: list[Section], settings: ChunkSetti
     run: list[Section] = []
     for position, section in enumerate(sections):
         original = tuple(section.heading_path)
-        carries = [carry for carry in carries if original[: len(carry.scope)] == carry.scope]
+        # a carry heads its target section's sub-sections only: a later sibling with the same heading
+        # text (paths compare by text) is out of its scope
+        carries = [c for c in carries if len(original) > len(c.scope) and original[: len(c.scope)] == c.scope]
         path = _rewritten(original, carries)
         if stacked[position]:
             run.append(Section(section.index, list(path), list(section.blocks), section.heading))
