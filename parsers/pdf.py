@@ -170,7 +170,9 @@ def parse_pdf(
                 cover = cover_blocks(layout, body, em, settings, pages[0], warnings)
             continue
         try:
-            page_blocks.extend((layout.page_no, b) for b in layout_to_blocks(layout, body, em, settings.detect_tables))
+            page_blocks.extend(
+                (layout.page_no, b) for b in layout_to_blocks(layout, body, em, settings.detect_tables, settings.tables)
+            )
         except Exception as error:  # noqa: BLE001 - one page's layout bug must not lose the document
             record_page_error(pages[layout.page_no - 1], warnings, f"layout failed: {type(error).__name__}: {error}")
         layout.segments, layout.lines = [], []
@@ -276,7 +278,10 @@ def cover_blocks(
     they would without OCR; the page's elements then come from OCR. Without this the title
     fell back to the PDF info dictionary, often a stale template name."""
     try:
-        return [(layout.page_no, block) for block in layout_to_blocks(layout, body, em, settings.detect_tables)]
+        return [
+            (layout.page_no, block)
+            for block in layout_to_blocks(layout, body, em, settings.detect_tables, settings.tables)
+        ]
     except Exception as error:  # noqa: BLE001 - the title then comes from elsewhere; say why
         warnings.append(f"page {page.page_no}: cover text not used for the title: {type(error).__name__}: {error}")
         return []

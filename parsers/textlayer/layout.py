@@ -19,6 +19,7 @@ from ingest.contracts.elements import DroppedText, DropReason
 from parsers.tables.grid import TableFound
 from parsers.tables.gutters import lines_to_tables_within_columns
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
+from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 from parsers.tables.unruled import table_to_segment
 from parsers.textlayer.blocks import Block, Line, Placeholder, region_to_blocks, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments
@@ -175,8 +176,15 @@ def strip_line_numbers(segments: list[Segment]) -> list[Segment]:
     return [s for s in segments if id(s) not in drop]
 
 
-def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tables: bool) -> list[Block]:
-    """Reading-order blocks of the page body; a table is one block with its `table`."""
+def layout_to_blocks(
+    layout: PageLayout,
+    body: list[Line],
+    em: float,
+    detect_tables: bool,
+    table_settings: TableSettings = DEFAULT_TABLE_SETTINGS,
+) -> list[Block]:
+    """Reading-order blocks of the page body; a table is one block with its `table` (unruled
+    ones found with `table_settings`)."""
     segments = [s for line in body for s in line.segments]
     tables = list(layout.tables)
     if tables:
@@ -185,7 +193,7 @@ def layout_to_blocks(layout: PageLayout, body: list[Line], em: float, detect_tab
     figures, segments = segments_to_figures(segments, boxes)
     lines = segments_to_lines(segments)
     if detect_tables:
-        for start, end, found, rest in reversed(lines_to_tables_within_columns(lines, em)):
+        for start, end, found, rest in reversed(lines_to_tables_within_columns(lines, em, table_settings)):
             tables.extend(found)
             lines[start:end] = rest
     placeholders = [table_to_segment(t, em) for t in tables] + [_figure_to_segment(f, em) for f in figures]

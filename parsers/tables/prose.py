@@ -1,0 +1,75 @@
+"""Columns of prose side by side are no table: the test `unruled._run_to_table` asks of a
+candidate grid after its column alignment.
+
+A page set in two text columns (a notice, a newsletter, a scheme leaflet: a bulleted list on
+one side, paragraphs on the other) holds on each line a segment of each column, at the same x
+from line to line: the lines align as the rows of a table whose cells are short when the
+columns are narrow. What tells them apart is how text runs down a column. A table's cell is
+a label or a value of its own row: it ends where the row ends, and the cell below starts
+another row. A prose column's cell is one line of a wrapped sentence: it stops mid-phrase
+and the line below goes on with it (a lower-case word, or the year of a date the line break
+cut: "closes on 31 July" / "2026 for all applicants"), or it ends a sentence. A table may
+wrap one column so (an exhibit index's descriptions beside their numbers, a wrapped row
+label), but never two: the other columns of a table hold the numbers or short labels the
+wrapped text belongs to. So a grid with `prose_columns_min` or more columns that read as
+prose (`column_reads_as_prose`) is turned down, and its lines flow as text.
+
+Pure functions of the grid's cell strings (rows of strings, one per line of the run).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+
+from parsers.tables.settings import TableSettings
+
+#: A line that ends a sentence or a clause: its text stops at the punctuation.
+_SENTENCE_END = re.compile(r"[.!?;:]['\"’”)]*$")
+#: A line that stops inside a date: after a day and a month ("31 July", "1 Sept.") or a month
+#: and a day ("July 31,"), where the year must follow.
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|"
+    r"Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+)
+_DAY_MONTH_END = re.compile(rf"(?:\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?)$")
+#: A line that starts with a year (the rest of a date cut by the line break above it).
+_YEAR_START = re.compile(r"^(?:19|20)\d\d\b")
+
+
+def grid_is_prose_columns(grid: list[list[str]], settings: TableSettings) -> bool:
+    """Whether `prose_columns_min` or more columns of `grid` read as prose
+    (`column_reads_as_prose`): text columns side by side, not a table."""
+    if not grid:
+        return False
+    columns = [[row[k] for row in grid] for k in range(len(grid[0]))]
+    prose = sum(1 for column in columns if column_reads_as_prose(column, settings))
+    return prose >= settings.prose_columns_min
+
+
+def column_reads_as_prose(column: list[str], settings: TableSettings) -> bool:
+    """Whether a column's cells, top to bottom (one per line; "" where the line has none),
+    are the lines of wrapped sentences: at least `prose_min_lines` filled cells, of
+    `prose_line_words` words or more at the median, and at least `prose_line_share` of them
+    ending a sentence or going on in the cell right below (`_runs_on`)."""
+    filled = [k for k, cell in enumerate(column) if cell.strip()]
+    if len(filled) < settings.prose_min_lines:
+        return False
+    if statistics.median(len(column[k].split()) for k in filled) < settings.prose_line_words:
+        return False
+    flowing = sum(
+        1
+        for k in filled
+        if _SENTENCE_END.search(column[k].strip())
+        or (k + 1 < len(column) and column[k + 1].strip() and _runs_on(column[k], column[k + 1]))
+    )
+    return flowing >= settings.prose_line_share * len(filled)
+
+
+def _runs_on(upper: str, lower: str) -> bool:
+    """Whether `lower` goes on with the phrase `upper` stopped in: it starts with a lower-case
+    word, or with the year of a date `upper` ends in."""
+    upper, lower = upper.strip(), lower.strip()
+    if lower[0].islower():
+        return True
+    return bool(_YEAR_START.match(lower) and _DAY_MONTH_END.search(upper))
