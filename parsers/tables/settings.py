@@ -98,6 +98,173 @@ class TableSettings(StageSettings):
         description="share (0-1) of a run's lines that are contents entries (a dot leader, then a page number) "
         "for the run to be a table of contents, which the structure stage reads, rather than a table",
     )
+    # Statements: the tests a candidate grid of figures passes beyond its alignment (`statements`).
+    max_column_median_chars: int = Field(
+        default=45,
+        gt=0,
+        description="characters; every column's median cell holds at most this many: a column of sentences "
+        "beside a column of numbers is prose with figures, not a table",
+    )
+    max_label_median_chars: int = Field(
+        default=60,
+        gt=0,
+        description="characters; the row labels of a financial statement may reach this median when the rows "
+        "beside them are figures ('Unrealized gains / losses on available-for-sale securities')",
+    )
+    min_complete_rows: int = Field(
+        default=3,
+        ge=1,
+        description="rows; a statement proves its columns with at least this many rows holding a label and a "
+        "figure (or a nil dash) in every value column",
+    )
+    complete_row_share: float = Field(
+        default=0.5,
+        gt=0,
+        le=1,
+        description="share (0-1) of the multi-cell rows that must be complete for a statement: a statement "
+        "prints a figure for every period on every line, while a bar chart's values scatter over its columns",
+    )
+    min_fill_share: float = Field(
+        default=0.6,
+        gt=0,
+        le=1,
+        description="share (0-1) of the columns the multi-cell rows of a table fill on average: a chance "
+        "alignment of words, or a chart's scattered labels, fill few of the columns they make",
+    )
+    sparse_fill_share: float = Field(
+        default=0.4,
+        gt=0,
+        le=1,
+        description="share (0-1) asked instead of `min_fill_share` when rows of amounts across every column prove "
+        "the columns: a statement of changes in equity prints each movement only in the columns it moves, "
+        "so its rows fill about half of its 7-10 columns",
+    )
+    min_full_amount_rows: int = Field(
+        default=2,
+        ge=1,
+        description="rows holding an amount in every column that prove a sparse table's columns (the balance "
+        "rows of a statement of changes in equity)",
+    )
+    # Header rows (`grid.rows_to_header_count`, `headers.stub_header_count`).
+    max_header_cell_chars: int = Field(
+        default=60,
+        gt=0,
+        description="characters; a header row's cells hold at most this many: column names are short, while a "
+        "first row of sentences is body text",
+    )
+    max_stub_header_rows: int = Field(
+        default=8,
+        ge=1,
+        description="rows; at most this many leading rows with an empty stub are a stacked header (equity plan "
+        "tables stack a column name over up to 8 lines: 'Number of' / 'securities to be' / 'issued upon' ...)",
+    )
+    stub_label_share: float = Field(
+        default=0.8,
+        gt=0,
+        le=1,
+        description="share (0-1) of the body rows below a stub-empty header that hold a label: the stub column "
+        "is blank exactly where the columns are named, and filled below",
+    )
+    # Ruled tables: pdfium drawing facts and the grids pdfplumber's lines strategy makes (`ruled`, `cells`).
+    ruling_thickness_pt: float = Field(
+        default=2.5,
+        gt=0,
+        description="points; a path thinner than this in one direction is a ruling: table rules are hairlines "
+        "of 0.25-1 pt, and filled bars used as rules stay under 2.5 pt",
+    )
+    min_ruling_length_pt: float = Field(
+        default=5.0,
+        gt=0,
+        description="points; a ruling or rectangle is longer than this: shorter strokes are marks (a bullet, "
+        "an underline under one character), no table's rule",
+    )
+    min_mark_size_pt: float = Field(
+        default=0.5,
+        gt=0,
+        description="points; a small path drawn larger than this both ways is a mark (a dot, an arrow head, a "
+        "glyph drawn as a path), a figure candidate",
+    )
+    axis_slope: float = Field(
+        default=0.01,
+        gt=0,
+        description="ratio of the short to the long side; a straight piece of path under it is axis-aligned, a "
+        "rule (a rule drawn 0.5 pt off over 50 pt is still horizontal; a chart's line is not)",
+    )
+    curved_path_share: float = Field(
+        default=0.2,
+        gt=0,
+        le=1,
+        description="share (0-1) of a multi-segment path's pieces that are curved or diagonal for it to count no "
+        "rulings: a map or a chart line, not a grid drawn as one path",
+    )
+    min_horizontal_rulings: int = Field(
+        default=3,
+        ge=1,
+        description="rulings; a page that may hold a ruled table draws at least this many horizontal ones (a "
+        "top rule, a header rule and a bottom rule)",
+    )
+    min_vertical_rulings: int = Field(
+        default=2,
+        ge=1,
+        description="rulings; a page that may hold a ruled table draws at least this many vertical ones (the "
+        "two sides, or one column rule and a side)",
+    )
+    min_rectangles: int = Field(
+        default=3,
+        ge=1,
+        description="rectangles; from this many on, rectangles count as rulings (two sides each way): one box "
+        "round a note is no table, a grid of filled cells is",
+    )
+    min_filled_cells: int = Field(
+        default=3,
+        ge=1,
+        description="cells; a ruled grid holding text in fewer is a frame or a form field, not a table",
+    )
+    cell_overhang_pt: float = Field(
+        default=2.0,
+        ge=0,
+        description="points; a text run may overhang its grid column by this much and still belong to it (glyph "
+        "boxes reach past the rule a producer drew at the text's edge)",
+    )
+    line_overlap_share: float = Field(
+        default=0.3,
+        gt=0,
+        le=1,
+        description="share (0-1) of the shorter line's height two text lines of one grid row must overlap to be "
+        "one line of the table (baselines of one row differ by a point or so; two rows by a whole line)",
+    )
+    cut_gap_em: float = Field(
+        default=0.15,
+        gt=0,
+        description="em; two glyphs closer than this, neither a space, are one word: a cell border between them "
+        "cuts a word, which a table's rules never do",
+    )
+    drawing_cut_words: int = Field(
+        default=2,
+        ge=1,
+        description="words; a grid whose borders cut this many is a chart's gridlines or a legend's boxes, not a "
+        "table (table text stays inside its cells)",
+    )
+    drawing_fill_share: float = Field(
+        default=0.2,
+        gt=0,
+        le=1,
+        description="share (0-1) of a grid's cells holding text; under it the grid is a plot's gridlines, where a "
+        "table fills most of its cells",
+    )
+    drawing_cut_fill_share: float = Field(
+        default=0.3,
+        gt=0,
+        le=1,
+        description="share (0-1) of a grid's cells holding text under which one cut word already makes it a "
+        "drawing (a chart's bars cut a label, and most of its cells are empty)",
+    )
+    hidden_column_lines: int = Field(
+        default=2,
+        ge=1,
+        description="lines; a grid cell with two or more numbers standing apart on this many of its lines holds "
+        "a table of figures the grid does not draw (boxes filled behind a few cells)",
+    )
     # Gutters: unruled tables never cross the gutter of a two-column page (`gutters`).
     gutter_em: float = Field(
         default=2.0,

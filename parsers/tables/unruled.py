@@ -247,9 +247,9 @@ def _run_to_table(
     lengths = [len(c) for row in grid for c in row if c]
     column_medians = [statistics.median([len(r[k]) for r in grid if r[k]] or [0]) for k in range(len(bounds))]
     if (
-        filled < min_fill_share(multi)
+        filled < min_fill_share(multi, settings)
         or statistics.median(lengths) > settings.max_median_cell_chars
-        or not columns_short(column_medians, multi)
+        or not columns_short(column_medians, multi, settings)
     ):
         return None
     if len(bounds) == SEVERAL and not any(is_numeric(r[1]) for r in grid):
@@ -261,7 +261,7 @@ def _run_to_table(
     stubs = [stubs[r] for r in kept]
     rows, stubs = rows_with_wrapped_labels_joined(grid, stubs, [run[r].top for r in kept], settings)
     bold_header = run[0].bold >= settings.header_bold_share > run[-1].bold
-    header = max(rows_to_header_count(rows, bold_header), stub_header_count(rows))
+    header = max(rows_to_header_count(rows, bold_header, settings), stub_header_count(rows, settings))
     bbox = (min(l.x0 for l in run), min(l.top for l in run), max(l.x1 for l in run), max(l.bottom for l in run))
     return TableFound(
         rows=rows,
