@@ -71,3 +71,35 @@ def test_an_exhibit_index_with_one_column_of_wrapped_descriptions_stays_a_table(
         ["", "effective as of January 1, 2020."],
     ]
     assert not grid_is_prose_columns(grid, TableSettings())
+
+
+def test_one_prose_column_beside_a_bulleted_list_of_one_line_items_is_no_table():
+    """The left column's items hold no punctuation and do not wrap, so only the right column
+    reads as prose; its wrapped lines sit beside new bullets, which no table's wrapped cell
+    does (a table leaves the row's other cells blank on the wrapped line)."""
+    from parsers.tables.prose import grid_is_prose_columns
+
+    grid = [
+        ["•", "Residents aged 18 or over", "The council invites applications"],
+        ["•", "Households with no plot", "for garden plots at the riverside"],
+        ["", "", "site. The application window"],
+        ["•", "Registered community groups", "closes on 31 July"],
+        ["•", "Schools in the district", "2026 for all applicants; late"],
+        ["•", "Council tenants", "forms will not be accepted."],
+    ]
+    assert grid_is_prose_columns(grid, TableSettings())
+    assert not grid_is_prose_columns([row[:2] for row in grid], TableSettings())
+
+
+def test_table_settings_from_the_config_reach_both_table_passes():
+    """`[parse.tables]` overrides reach the unruled pass (the prose test switched off by asking
+    for more lines than the notice has: its columns read as a table again) and the ruled pass
+    (asking for more rulings than any page draws: the crop manual's ruled tables are gone)."""
+    off = {"tables": {"prose_min_lines": 1000}}
+    document = parse_pdf(PDFS / "two_column_notice.pdf", settings=off)
+    assert len([e for e in document.elements if e.type == "table"]) == 2
+    manual = PDFS.parent.parent / "fixtures" / "crop_manual.pdf"
+    assert any(e.type == "table" for e in parse_pdf(manual).elements)
+    unruled_off = {"unruled_min_rows": 1000}
+    strict = {"tables": {"min_horizontal_rulings": 1000, "min_rectangles": 1000, **unruled_off}}
+    assert not any(e.type == "table" for e in parse_pdf(manual, settings=strict).elements)

@@ -14,6 +14,12 @@ label), but never two: the other columns of a table hold the numbers or short la
 wrapped text belongs to. So a grid with `prose_columns_min` or more columns that read as
 prose (`column_reads_as_prose`) is turned down, and its lines flow as text.
 
+One prose column beside a list of short lines (a bulleted list of one-line items, no
+punctuation) is told apart by where its lines wrap: a table's row that wraps a cell leaves
+its other cells blank on the wrapped line (an exhibit number stands on the first line of its
+description only), or wraps them too; a text column's wrapped line sits beside whatever the
+next column holds there, a new bullet, a new item (`_wraps_beside_new_lines`).
+
 Pure functions of the grid's cell strings (rows of strings, one per line of the run).
 """
 
@@ -43,8 +49,32 @@ def grid_is_prose_columns(grid: list[list[str]], settings: TableSettings) -> boo
     if not grid:
         return False
     columns = [[row[k] for row in grid] for k in range(len(grid[0]))]
-    prose = sum(1 for column in columns if column_reads_as_prose(column, settings))
-    return prose >= settings.prose_columns_min
+    prose = [k for k, column in enumerate(columns) if column_reads_as_prose(column, settings)]
+    if len(prose) >= settings.prose_columns_min:
+        return True
+    return any(_wraps_beside_new_lines(columns, k, settings) for k in prose)
+
+
+def _wraps_beside_new_lines(columns: list[list[str]], k: int, settings: TableSettings) -> bool:
+    """Whether the prose column `k` wraps its lines beside new lines of the other columns: of
+    the rows where its cell goes on from the cell above (`_runs_on`; at least
+    `prose_min_lines` - 1 of them), at least `prose_beside_share` hold a cell in another column
+    that does not go on from the one above it."""
+    column = columns[k]
+    wrapped = [r for r in range(1, len(column)) if column[r - 1].strip() and column[r].strip()]
+    wrapped = [r for r in wrapped if _runs_on(column[r - 1], column[r])]
+    if len(wrapped) < settings.prose_min_lines - 1:
+        return False
+    beside = sum(
+        1
+        for r in wrapped
+        if any(
+            other[r].strip() and not (other[r - 1].strip() and _runs_on(other[r - 1], other[r]))
+            for j, other in enumerate(columns)
+            if j != k
+        )
+    )
+    return beside >= settings.prose_beside_share * len(wrapped)
 
 
 def column_reads_as_prose(column: list[str], settings: TableSettings) -> bool:

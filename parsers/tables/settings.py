@@ -307,6 +307,14 @@ class TableSettings(StageSettings):
         "(a lower-case word, the year of a date cut by the line break) for the column to be prose: each line "
         "of wrapped text does one or the other, while a table's labels end with their row",
     )
+    prose_beside_share: float = Field(
+        default=0.5,
+        gt=0,
+        le=1,
+        description="share (0-1) of a prose column's wrapped lines that sit beside a new line of another column "
+        "(a bullet, the next one-line item) for the grid to be text side by side: a table that wraps a cell "
+        "leaves the row's other cells blank on the wrapped line, or wraps them too",
+    )
 
 
 DEFAULT_TABLE_SETTINGS = TableSettings()

@@ -58,8 +58,11 @@ class PageLayout:
     dropped: list[DroppedText] = field(default_factory=list)  # text left out on purpose, and why
 
 
-def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayout:
-    """Read page `index` (0-based) with pypdfium2; the page is closed before returning."""
+def pdfium_page_to_layout(
+    document, index: int, detect_tables: bool, table_settings: TableSettings = DEFAULT_TABLE_SETTINGS
+) -> PageLayout:
+    """Read page `index` (0-based) with pypdfium2 (ruled tables found with `table_settings`);
+    the page is closed before returning."""
     page = document[index]
     try:
         displayed = page.get_rotation() % 360
@@ -69,12 +72,12 @@ def pdfium_page_to_layout(document, index: int, detect_tables: bool) -> PageLayo
         finally:
             textpage.close()
         width, height = frame.width, frame.height
-        facts = page_to_drawing_facts(page, width, height)
+        facts = page_to_drawing_facts(page, width, height, table_settings)
         if frame.rotation in (90, 270):  # counted in unrotated space: a turned page's rows are its columns
             facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
         tables = []
         if detect_tables and facts.may_hold_ruled_table and chars:
-            tables = pdfium_page_to_tables(page, chars, frame)  # rulings.page_to_edges takes the frame
+            tables = pdfium_page_to_tables(page, chars, frame, table_settings)  # page_to_edges takes the frame
     finally:
         page.close()
     layout = chars_to_layout(chars, index + 1, width, height, image_area_ratio=facts.image_area_ratio, tables=tables)
