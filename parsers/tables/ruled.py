@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import pypdfium2.raw as pdfium_c
 
 from parsers.tables.grid import TableFound, rows_to_header_count
+from parsers.tables.headers import stub_header_count
 from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 from parsers.textlayer.chars import Char, chars_to_segments
 from parsers.textlayer.frames import Matrix, PageFrame, box_to_page, form_to_page_matrix
@@ -193,7 +194,12 @@ def pdfium_page_to_tables(
     `chars`; at least 2 x 2 with `min_filled_cells` filled, two rows of it divided into cells
     (`cells.grid_shows_columns`). Every character inside a kept grid's box
     reaches a cell: one no cell holds fills the grid position it falls in, and a grid
-    whose such characters do not read as cells is rejected (`cells.grid_to_orphans`)."""
+    whose such characters do not read as cells is rejected (`cells.grid_to_orphans`).
+
+    Header rows are decided as for unruled tables: a bold first row over a body that is not,
+    a row of names over figures, or leading rows with a blank stub over labelled rows
+    (`headers.stub_header_count`): a ruled comparison of periods heads its columns with
+    years over a blank stub, in the body's weight, and its years are numbers."""
     from parsers.tables.cells import (
         grid_hides_columns,
         grid_is_drawing,
@@ -235,7 +241,10 @@ def pdfium_page_to_tables(
                 rows=rows,
                 bbox=tuple(float(v) for v in bbox),
                 column_xs=xs,
-                header_rows=rows_to_header_count(rows, first_bold and not body_bold, settings),
+                header_rows=max(
+                    rows_to_header_count(rows, first_bold and not body_bold, settings),
+                    stub_header_count(rows, settings),
+                ),
             )
         )
     return found
