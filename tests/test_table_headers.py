@@ -35,3 +35,10 @@ def test_a_row_of_years_over_a_blank_stub_is_the_header_of_a_ruled_table(case):
 def test_a_group_label_over_the_years_stacks_a_ruled_tables_header_over_two_rows(case):
     tables, truth = case
     assert tables[1].header_rows == truth[1]["header_rows"]
+
+
+def test_header_rows_set_in_bold_over_a_regular_body_are_all_the_header(case):
+    """Column names, then their units, both in bold: the units are part of what every row
+    needs ("100" is kg/ha)."""
+    tables, truth = case
+    assert tables[2].header_rows == truth[2]["header_rows"]

@@ -86,3 +86,22 @@ def _names_columns(row: list[str], body: list[list[str]]) -> bool:
 
 def _is_amount(cell: str) -> bool:
     return is_numeric(cell) and not _YEAR.fullmatch(cell)
+
+
+def bold_header_count(rows: list[list[str]], bold: list[list[bool]], settings: TableSettings) -> int:
+    """Leading rows set in bold over a body that is not are the header, however many (up to
+    `max_stub_header_rows`): a manual sets its column names and, under them, their units
+    ("Seed rate" / "(kg/ha)") both in bold, and the units are as much what every row needs.
+    A row is bold when every filled cell of it is (`bold[r][k]`, `cells._is_bold`). A bold
+    row holding its first cell alone is a section label opening the body ("Current assets"),
+    and ends the header. 0 when no body row holds a regular cell: a table set all in bold
+    gives no evidence."""
+    count = 0
+    for row, flags in zip(rows, bold):
+        filled = [flag for cell, flag in zip(row, flags) if cell]
+        section_label = bool(row[0]) and not any(row[1:])
+        if not filled or not all(filled) or section_label or count >= settings.max_stub_header_rows:
+            break
+        count += 1
+    body = [flag for row, flags in zip(rows[count:], bold[count:]) for cell, flag in zip(row, flags) if cell]
+    return count if body and not all(body) else 0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pypdfium2.raw as pdfium_c
 
 from parsers.tables.grid import TableFound, rows_to_header_count
-from parsers.tables.headers import stub_header_count
+from parsers.tables.headers import bold_header_count, stub_header_count
 from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 from parsers.textlayer.chars import Char, chars_to_segments
 from parsers.textlayer.frames import Matrix, PageFrame, box_to_page, form_to_page_matrix
@@ -197,8 +197,9 @@ def pdfium_page_to_tables(
     whose such characters do not read as cells is rejected (`cells.grid_to_orphans`).
 
     Header rows are decided as for unruled tables: a bold first row over a body that is not,
-    a row of names over figures, or leading rows with a blank stub over labelled rows
-    (`headers.stub_header_count`): a ruled comparison of periods heads its columns with
+    a row of names over figures, leading rows with a blank stub over labelled rows
+    (`headers.stub_header_count`), or leading rows in bold (`headers.bold_header_count`): a
+    ruled comparison of periods heads its columns with
     years over a blank stub, in the body's weight, and its years are numbers."""
     from parsers.tables.cells import (
         grid_hides_columns,
@@ -244,6 +245,7 @@ def pdfium_page_to_tables(
                 header_rows=max(
                     rows_to_header_count(rows, first_bold and not body_bold, settings),
                     stub_header_count(rows, settings),
+                    bold_header_count([row for row, _ in kept], [flags for _, flags in kept], settings),
                 ),
             )
         )
