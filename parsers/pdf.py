@@ -43,7 +43,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable
 
-from ingest.contracts.elements import Document, Element, ElementType, PageInfo, TextSource
+from ingest.contracts.elements import Document, Element, PageInfo, TextSource
 from ingest.contracts.errors import OcrError, ParseError
 from ingest.contracts.files import file_sha256
 from parsers.ocr.routing import SPARSE_BESIDE_IMAGES, TextLayerVerdict, pages_needing_ocr, routing_verdict
@@ -68,6 +68,7 @@ from parsers.structure.headings import (
 )
 from parsers.structure.paragraph_continuation import merge_continued_paragraphs
 from parsers.structure.table_continuation import merge_continued_tables
+from parsers.structure.titles import document_to_title_choice, elements_without_shared_title, page_one_headings
 from parsers.textlayer.blocks import Block
 from parsers.textlayer.conservation import pages_to_conserved, pages_to_loss_warnings, pages_with_drops
 from parsers.textlayer.layout import PageLayout, layout_to_blocks
@@ -158,12 +159,12 @@ def parse_pdf(
         )
     em = body_font_size(readable)
     keys = pages_to_furniture_keys(
-        [layout_to_furniture_candidates(l, em) for l in readable], settings.furniture_min_pages
+        [layout_to_furniture_candidates(l, em, settings.furniture) for l in readable], settings.furniture_min_pages
     )
     page_blocks, furniture, cover, printed = [], {}, [], set()
     for layout in readable:
         printed |= printed_words(segment.text for segment in layout.segments)
-        found, body = split_furniture(layout, keys, em)
+        found, body = split_furniture(layout, keys, em, settings.furniture)
         furniture[layout.page_no] = found
         if layout.page_no in ocr_wanted:
             if layout.page_no == 1 and pages[0].ocr_reason == SPARSE_BESIDE_IMAGES:
@@ -193,20 +194,29 @@ def parse_pdf(
         elements = splice_ocr(
             path, elements, pages, sorted(ocr_wanted), settings, warnings, counter.ocr_page_read if counter else None
         )
-        elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages)
+        elements = ocr_furniture_to_types(elements, keys, set(ocr_wanted), pages, settings.furniture)
     elements, repeated_headers = merge_continued_tables(elements)
     pages = pages_with_drops(pages, repeated_headers)
     elements = merge_continued_paragraphs(elements)
     elements = elements_with_spellings(elements, words_to_spellings(printed), set(ocr_wanted))
+    choice = document_to_title_choice(
+        title,
+        sensible_info_title(info, settings.structure.title),
+        outline,
+        elements,
+        len(pages),
+        page_one_headings(elements, TITLE_MAX_TOP),
+        settings.structure.title,
+    )
     return Document(
         source_path=str(path),
         content_sha256=sha256 or file_sha256(path),
         size_bytes=path.stat().st_size,
         page_count=len(pages),
-        title=title or sensible_info_title(info) or first_page_title(elements),
+        title=choice.title,
         pages=pages,
-        elements=elements,
-        metadata={"pdf": info, "outline_entries": len(outline)},
+        elements=elements_without_shared_title(elements, choice),
+        metadata={"pdf": info, "outline_entries": len(outline), **choice.metadata},
         warnings=warnings,
     )
 
@@ -285,24 +295,6 @@ def cover_blocks(
     except Exception as error:  # noqa: BLE001 - the title then comes from elsewhere; say why
         warnings.append(f"page {page.page_no}: cover text not used for the title: {type(error).__name__}: {error}")
         return []
-
-
-def first_page_title(elements: list[Element]) -> str | None:
-    """Last resort for `Document.title`: the first level-1 heading on page 1 (e.g. from OCR)
-    that starts above `headings.TITLE_MAX_TOP`, as a title chosen by type must: a cover's large
-    slogan lower down (reliance.pdf's "We Care For an inclusive ecosystem ...") would otherwise
-    head every chunk's heading path as the document title."""
-    return next(
-        (
-            e.text
-            for e in elements
-            if e.page == 1
-            and e.type is ElementType.title
-            and e.heading_level == 1
-            and (e.bbox is None or e.bbox[1] < TITLE_MAX_TOP)
-        ),
-        None,
-    )
 
 
 def body_font_size(layouts: list[PageLayout]) -> float:

@@ -10,6 +10,9 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from ingest.contracts.errors import ParseError
+from parsers.structure.settings import TitleSettings
+
+DEFAULT_TITLE_SETTINGS = TitleSettings()
 
 _DATE = re.compile(r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*([Zz+\-])?\s*(\d{2})?'?\s*(\d{2})?'?\s*$")
 #: An ISO 8601 date or date-time (what `pdf_date_to_iso` returns, or what some producers write
@@ -31,8 +34,8 @@ def reset_pdfium() -> bool:
 
     Why: pdfium keeps FreeType faces of substituted (non-embedded) fonts in a process-wide cache,
     and rendering a page (OCR) leaves them in a state that changes the character boxes later
-    documents read: chelsea_pdta.pdf's non-embedded ArialNarrow gave "Liaisonsaux" alone and
-    "Liaisons aux" after another document had been rendered in the same worker. Destroying and
+    documents read: a French report set in a non-embedded narrow sans gave "Liaisonsaux" alone
+    and "Liaisons aux" after another document had been rendered in the same worker. Destroying and
     re-initialising the library costs ~0.02 ms. Call it between documents (the batch worker does,
     before each task), never while another thread may be using pdfium.
     """
@@ -102,12 +105,15 @@ def declares_no_pages(path: Path) -> bool:
         return False
 
 
-def _iso_normalised(value: str) -> str | None:
-    """An ISO 8601 month, date or date-time in its canonical form; None when impossible."""
+def _iso_normalised(match: re.Match) -> str | None:
+    """An ISO 8601 month, date or date-time (`_ISO` matched) in its canonical form; None when
+    impossible."""
+    value = match.group(0)
     try:
-        if len(value) == 7:  # "2023-07"
-            return value if 1 <= int(value[5:]) <= 12 else None
-        if len(value) == 10:
+        if match.group(3) is None:  # "2023-07": a month, checked on the month's first day
+            date.fromisoformat(f"{value}-01")
+            return value
+        if match.group(4) is None:
             return date.fromisoformat(value).isoformat()
         return datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", value)).isoformat()
     except ValueError:
@@ -122,8 +128,9 @@ def pdf_date_to_iso(value: str) -> str | None:
     one), or None when it names an impossible date or time ("2023-13-01"). Anything else
     that is not a whole PDF date ("2023/07/21", "2023-7-21") is None, never a guess."""
     value = value.strip()
-    if _ISO.match(value):
-        return _iso_normalised(value)
+    iso = _ISO.match(value)
+    if iso:
+        return _iso_normalised(iso)
     match = _DATE.match(value)
     if not match:
         return None
@@ -154,13 +161,23 @@ def document_to_info(document: pdfium.PdfDocument) -> dict[str, str]:
     return info
 
 
-def sensible_info_title(info: dict[str, str]) -> str | None:
+def sensible_info_title(info: dict[str, str], settings: TitleSettings = DEFAULT_TITLE_SETTINGS) -> str | None:
     """The info Title when it reads like a title, not a file name or a producer default."""
-    title = info.get("Title", "").strip()
-    if len(title) < 4 or _BAD_TITLES.search(title):
+    return sensible_title(info.get("Title", ""), settings)
+
+
+def sensible_title(text: str, settings: TitleSettings = DEFAULT_TITLE_SETTINGS) -> str | None:
+    """`text` stripped when it reads like a title a person wrote, not a file name ("Precinct_905_NoOU",
+    "Q3 Release_Final__v2", an EDGAR accession number "0001234567-21-000008"), nor a producer's default
+    ("Microsoft Word - X.doc", "PowerPoint Presentation", "untitled"); else None. Info Titles
+    and bookmarks are written by tools as often as by people."""
+    title = text.strip()
+    if len(title) < settings.min_chars or _BAD_TITLES.search(title):
         return None
     if " " not in title and "_" in title or (title.isascii() and " " not in title and any(c in ".-" for c in title)):
-        return None  # "905_Precinct_NoOU", "header-test-doc": file names (CJK titles have no spaces: kept)
+        return None  # "Precinct_905_NoOU", "annual-report-v2": file names (CJK titles have no spaces: kept)
+    if "__" in title or re.search(r"_(final|draft|v\d+|copy|rev\d*)(?![a-z])", title, re.IGNORECASE):
+        return None  # a file name with spaces: "Q3 Press Release_Final__v2", "Annual report_draft"
     return title
 
 

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from ingest.contracts.settings import StageSettings
-from parsers.structure.settings import StructureSettings
+from parsers.structure.settings import FurnitureSettings, StructureSettings
 from parsers.tables.settings import TableSettings
 from parsers.textlayer.settings import TextLayerSettings
 
@@ -58,6 +58,7 @@ class ParseSettings(StageSettings):
     text_layer: TextLayerSettings = TextLayerSettings()
     tables: TableSettings = TableSettings()
     structure: StructureSettings = StructureSettings()
+    furniture: FurnitureSettings = FurnitureSettings()
     furniture_min_pages: int = Field(
         default=3, ge=2, description="a line repeated at the page edge on at least this many pages is a header/footer"
     )

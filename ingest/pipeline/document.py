@@ -51,7 +51,10 @@ def process_parsed(path: str, settings: PipelineSettings, document: Document) ->
         with stage("enrich", path):
             chunks = chunks_with_language(chunks, settings.enrich)
     processed = ProcessedDocument(
-        document=document, chunks=chunks, metadata=metadata, title=document_title(document, metadata)
+        document=document,
+        chunks=chunks,
+        metadata=metadata,
+        title=document_title(document, metadata, settings.parse.structure.title),
     )
     return replace_surrogates(processed)
 

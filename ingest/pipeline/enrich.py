@@ -34,6 +34,10 @@ from ingest.contracts.chunks import Chunk
 from ingest.contracts.elements import Document, ElementType
 from ingest.contracts.errors import ConfigError, IngestError
 from ingest.pipeline.settings import DEFAULT_LANGUAGES, EnrichSettings, PathRule
+from parsers.structure.settings import TitleSettings
+from parsers.structure.titles import is_shared_line
+
+DEFAULT_TITLE_SETTINGS = TitleSettings()
 
 MIN_LETTERS = 20
 
@@ -151,16 +155,20 @@ def document_metadata(document: Document, settings: EnrichSettings) -> dict[str,
     return metadata
 
 
-def document_title(document: Document, metadata: dict[str, Any]) -> str:
-    """The display title: sidecar or rule title, else the parser's (`Document.title`: its detected
-    title, else the info Title when it reads like one, `parsers.pdf_info.sensible_info_title`),
-    else the first heading, else the file name. The raw info Title never wins by itself."""
+def document_title(
+    document: Document, metadata: dict[str, Any], settings: TitleSettings = DEFAULT_TITLE_SETTINGS
+) -> str:
+    """The display title: sidecar or rule title, else the parser's (`Document.title`, chosen by
+    `parsers.structure.titles`: a filing cover's issuer and form, the outline's root, the printed
+    title, the info Title when it reads like one), else the first heading that is not a line many
+    documents share (`titles.is_shared_line`: "FORM 10-K", "Table of Contents"), else the file name.
+    The raw info Title never wins by itself."""
     if metadata.get("title"):
         return str(metadata["title"])
     if document.title:
         return document.title
     for element in document.elements:
-        if element.type is ElementType.title and element.text.strip():
+        if element.type is ElementType.title and element.text.strip() and not is_shared_line(element.text, settings):
             return element.text.strip()[:200]
     return Path(document.source_path).stem
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ingest.contracts.elements import Element, ElementType, TextSource
+from parsers.ocr.words import BLOCK_LEVEL, PAGE_LEVEL, WORD_LEVEL
 from parsers.structure.captions import caption_of
 from parsers.textlayer.drawings import MAX_FIGURE_PAGE_SHARE, MIN_FIGURE_SIDE
 from parsers.textlayer.figures import MAX_FIGURE_WORDS, MAX_LABEL_WORDS
@@ -25,6 +26,9 @@ from parsers.textlayer.figures import MAX_FIGURE_WORDS, MAX_LABEL_WORDS
 Box = tuple[float, float, float, float]
 #: A caption starts or ends at most this far (points) from its figure's box.
 CAPTION_GAP = 24.0
+#: Points a caption may overlap its figure's box and still lie beside it: pixel boxes of a scan are
+#: rounded and a caption's ascenders reach into the picture's last rows.
+CAPTION_OVERLAP = 2.0
 _BODY_TYPES = (ElementType.paragraph, ElementType.title, ElementType.list_item)
 
 
@@ -38,11 +42,11 @@ def data_to_picture_boxes(data: dict[str, list[Any]], scale: float) -> list[Box]
     for i, level in enumerate(levels):
         left, top = float(data["left"][i]) * scale, float(data["top"][i]) * scale
         right, bottom = left + float(data["width"][i]) * scale, top + float(data["height"][i]) * scale
-        if level == 1:
+        if level == PAGE_LEVEL:
             page_area = (right - left) * (bottom - top)
-        elif level == 2:
+        elif level == BLOCK_LEVEL:
             blocks[int(data["block_num"][i])] = (left, top, right, bottom)
-        elif level == 5 and str(data["text"][i]).strip():
+        elif level == WORD_LEVEL and str(data["text"][i]).strip():
             worded.add(int(data["block_num"][i]))
     return [
         box
@@ -69,8 +73,8 @@ def _caption_index(elements: list[Element], box: Box, taken: set[int]) -> int | 
         x0, top, x1, bottom = element.bbox
         if x1 < box[0] or x0 > box[2]:
             continue
-        gap = top - box[3] if top >= box[3] - 2 else box[1] - bottom
-        if -2 <= gap <= CAPTION_GAP and (best is None or gap < best[0]):
+        gap = top - box[3] if top >= box[3] - CAPTION_OVERLAP else box[1] - bottom
+        if -CAPTION_OVERLAP <= gap <= CAPTION_GAP and (best is None or gap < best[0]):
             best = (gap, index)
     return best[1] if best else None
 

@@ -19,6 +19,8 @@ ALIGN_TOLERANCE = 1.5  # cell edges within this many text heights are in the sam
 ROW_OVERLAP = 0.5  # lines overlapping vertically by this share of the smaller height share a row
 PROSE_CELL_WORDS = 7  # a "table" whose cells average more words than this is columns of prose
 CELL_BLOCK_WORDS = 4  # a block whose lines have at most this many words (median) may be a table column
+MIN_CELLS = 2  # a row of fewer cells is a line of text (or a wrapped cell), not a table row
+MIN_ROWS = 2  # a table has a header and a row at least: one row of cells is a line with wide gaps
 #: A cell that is a number, possibly with a unit: '2300', '0.42', '12%', '400 ml', '1,81,841'.
 _NUMBER = re.compile(r"^[-+(]?[0-9०-९][0-9०-९.,:/%]*\)?(\s?(%|ml|g|kg|l|ha|cm|mm|ppm|kg/ha|rs\.?))?$", re.IGNORECASE)
 
@@ -38,7 +40,7 @@ def cell_like_blocks(lines: list[Line]) -> set[int]:
         block
         for block, members in by_block.items()
         if statistics.median(len(ln.words) for ln in members) <= CELL_BLOCK_WORDS
-        or statistics.median(len(ln.cells) for ln in members) >= 2
+        or statistics.median(len(ln.cells) for ln in members) >= MIN_CELLS
     }
 
 
@@ -104,7 +106,7 @@ def lines_to_tables(lines: list[Line], body: float) -> list[Table]:
 
     def close() -> None:
         nonlocal run, columns
-        if sum(1 for row in run if len(_row_cells(row)) >= 2) >= 2:
+        if sum(1 for row in run if len(_row_cells(row)) >= MIN_CELLS) >= MIN_ROWS:
             table = _rows_to_table(run, columns, tolerance)
             if table is not None:
                 tables.append(table)
@@ -112,10 +114,10 @@ def lines_to_tables(lines: list[Line], body: float) -> list[Table]:
 
     for row in visual_rows(lines):
         cells = _row_cells(row)
-        if len(cells) >= 2:
+        if len(cells) >= MIN_CELLS:
             indexes = [_aligned(cell, columns, tolerance) for cell in cells] if columns else []
             matches = sum(1 for i in indexes if i is not None)
-            if run and matches >= min(2, len(cells)) and len(cells) <= len(columns) + 1:
+            if run and matches >= min(MIN_CELLS, len(cells)) and len(cells) <= len(columns) + 1:
                 run.append(row)
                 continue
             close()
@@ -138,7 +140,7 @@ def _rows_to_table(run: list[list[Line]], columns: list[tuple[float, float]], to
             if index is None:
                 index = min(position, len(columns) - 1)
             texts[index] = (texts[index] + " " + join_words(cell)).strip()
-        if len(cells) >= 2 or not grid:
+        if len(cells) >= MIN_CELLS or not grid:
             grid.append(texts)
         else:  # continuation of a wrapped cell
             grid[-1] = [(a + " " + b).strip() for a, b in zip(grid[-1], texts)]
@@ -158,7 +160,7 @@ def guess_header_rows(grid: list[list[str]]) -> int:
     Deliberately not `tables.rows_to_header_count` (text tables): that rule has no units
     ('100 ml per acre' is no number there) and no digit fallback for misread numbers;
     bold (ink) is decided by the caller, `ocr.layout`."""
-    if len(grid) < 2:
+    if len(grid) < MIN_ROWS:
         return 0
 
     def numbers(row: list[str]) -> int:

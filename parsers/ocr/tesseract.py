@@ -49,6 +49,7 @@ from parsers.ocr.image import INK_THRESHOLD, remove_rules
 from parsers.ocr.language_retry import installed_languages, languages_with_script, osd_script, page_needs_script_check
 from parsers.ocr.layout import tesseract_data_to_elements
 from parsers.ocr.script import LOW_CONFIDENCE
+from parsers.ocr.words import WORD_LEVEL
 from parsers.settings import OcrSettings
 
 # pdfium (the C library under pypdfium2) must not be called from two threads at once.
@@ -167,7 +168,7 @@ def word_ink(image: Image.Image, data: dict[str, list[Any]]) -> list[float]:
     dark = np.asarray(image.convert("L")) < INK_THRESHOLD
     inks = []
     for level, left, top, width, height in zip(data["level"], data["left"], data["top"], data["width"], data["height"]):
-        if int(level) != 5 or width <= 0 or height <= 0:
+        if int(level) != WORD_LEVEL or width <= 0 or height <= 0:
             inks.append(0.0)
             continue
         box = dark[int(top) : int(top) + int(height), int(left) : int(left) + int(width)]

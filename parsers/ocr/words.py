@@ -18,6 +18,11 @@ from typing import Any
 
 from parsers.textlayer.text_joins import join_wrapped_lines
 
+#: The `level` column of Tesseract's image_to_data: 1 page, 2 block, 3 paragraph, 4 line, 5 word.
+PAGE_LEVEL, BLOCK_LEVEL, WORD_LEVEL = 1, 2, 5
+#: Fewest characters of a line's first word for it to be read as text, not a speck or a stray mark.
+MIN_FIRST_WORD_CHARS = 2
+
 CELL_GAP = 2.0  # a gap wider than this many text heights separates two cells
 BOLD_INK_RATIO = 1.3  # a line with this many times the body's ink share is bold
 _RULE = re.compile(r"^[|!\[\]]+$")
@@ -130,7 +135,7 @@ def data_to_words(data: dict[str, list[Any]]) -> list[Word]:
     words: list[Word] = []
     pending_break: tuple[int, int, int] | None = None
     for i, level in enumerate(data.get("level", [])):
-        if int(level) != 5:
+        if int(level) != WORD_LEVEL:
             continue
         text = unicodedata.normalize("NFC", str(data["text"][i])).strip()
         conf = float(data["conf"][i])
@@ -173,7 +178,7 @@ def unglue_bullet(words: list[Word]) -> list[Word]:
     """A line's words with a bullet glued to the first word split off as a small word of
     its own (so the list-item pass sees a bullet). '«' and '*' count only before
     Devanagari: before Latin text '«' is a quotation mark."""
-    if not words or len(words[0].text) < 2:
+    if not words or len(words[0].text) < MIN_FIRST_WORD_CHARS:
         return words
     first = words[0]
     glyph, rest = first.text[0], first.text[1:]

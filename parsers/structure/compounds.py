@@ -2,7 +2,7 @@
 
 A line-end hyphen is either hyphenation ("manage-" / "ment") or a compound's own hyphen
 ("non-" / "compliance"). `text_joins.join_wrapped_lines` decides one line break at a time on
-the lexicon. The document is better evidence (issue 12): when it prints "non-compliance"
+the lexicon. The document is better evidence: when it prints "non-compliance"
 inside a line and never "noncompliance", a joined "noncompliance" was a compound broken at its
 hyphen; when it prints only "cybersecurity", a joined "cyber-security" was hyphenation.
 
@@ -47,8 +47,8 @@ def texts_to_spellings(texts: Iterable[str]) -> Spellings:
 def printed_words(texts: Iterable[str]) -> set[str]:
     """The case-folded words of `texts` (each printed on one line), for `words_to_spellings`.
     `parse_pdf` collects them page by page: a document's distinct words are a few thousand
-    strings, its segment texts hundreds of thousands (holding DA-619p's until the end of the
-    parse cost a worker 19 MB)."""
+    strings, its segment texts hundreds of thousands (holding a 600-page book's until the end of
+    the parse cost a worker 19 MB)."""
     return set(_WORD.findall("\n".join(texts).casefold()))  # one C-level pass per call
 
 

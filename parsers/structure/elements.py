@@ -14,6 +14,11 @@ from parsers.textlayer.layout import PageLayout
 _FURNITURE_TYPES = {"header": ElementType.header, "footer": ElementType.footer, "page_number": ElementType.page_number}
 
 
+#: Longest text (characters) read as a caption: "Table 3: ..." and statement titles are a line or
+#: two; a paragraph that merely opens with "Table 3 shows ..." runs on for sentences.
+CAPTION_MAX_CHARS = 400
+
+
 def _bbox(box) -> tuple[float, float, float, float]:
     return tuple(round(float(v), 2) for v in box)
 
@@ -182,24 +187,24 @@ def _previous_level(page_blocks: list[tuple[int, Block]], index: int) -> int:
 
 
 def attach_captions(page_blocks: list[tuple[int, Block]]) -> None:
-    """ "Table 3: ..." / "Figure 2. ..." paragraphs become captions; a caption directly above
-    or below a table or a figure on the same page is also stored on it.
+    """ "Table 3: ..." / "Figure 2. ..." paragraphs become captions; a caption directly above or
+    below a table or a figure on the same page is also stored on it.
 
-    A statement title or unit line (`table_title_of`: "Consolidated Statements of Cash
-    Flows (In thousands)", "(Unaudited; Dollars in Millions)") directly above a table
-    becomes a caption too: up to two such blocks, joined top-down, are the table's caption.
-    A title that names a statement ("Consolidated Balance Sheets", `names_statement`) is a
-    heading as well: the statement is a section of its own, and as a caption only it left the
-    heading before it open over the statement (GENERALMILLS_2020_10K.pdf: the auditor's
-    "Evaluation of valuation of goodwill ..." headed the balance sheet and the cash flow
-    statement). A heading keeps its level; a statement title set in body type gets the level
-    of the heading before it (`_previous_level`), so it closes that heading as its sibling.
-    Unit and period lines ("(In millions)") are captions only, and so is a sentence that
-    introduces the table ("Certain Consolidated Statements of Cash Flows amounts are as
-    follows:", GENERALMILLS_2020_10K.pdf p93): as a heading it headed every chunk after it,
-    through the glossary three pages on."""
+    A statement title or unit line (`table_title_of`: "Consolidated Statements of Cash Flows (In
+    thousands)", "(Unaudited; Dollars in Millions)") directly above a table becomes a caption
+    too: up to two such blocks, joined top-down, are the table's caption. A title that names a
+    statement ("Consolidated Balance Sheets", `names_statement`) is a heading as well: the
+    statement is a section of its own, and as a caption only it left the heading before it open
+    over the statement (in an annual report, the auditor's last critical-audit-matter heading
+    would head the balance sheet and the cash flow statement). A heading keeps its level; a
+    statement title set in body type gets the level of the heading before it
+    (`_previous_level`), so it closes that heading as its sibling. Unit and period lines ("(In
+    millions)") are captions only, and so is a sentence that introduces the table ("Certain
+    Consolidated Statements of Cash Flows amounts are as follows:"): as a heading it would head
+    every chunk after it, pages on."""
     for i, (page, block) in enumerate(page_blocks):
-        if block.kind not in ("paragraph", "title") or not caption_of(block.text) or len(block.text) > 400:
+        too_long = len(block.text) > CAPTION_MAX_CHARS
+        if block.kind not in ("paragraph", "title") or not caption_of(block.text) or too_long:
             continue
         block.kind = "caption"
         for j in (i + 1, i - 1):

@@ -1,12 +1,12 @@
 """Paragraphs continued across a page break, merged into one paragraph element.
 
 A paragraph broken by a page break reads as two fragments ("...classification [11," on page 1,
-"37], layout detection..." on page 2, layout-parser-paper-fast): a chunk cut between them holds
+"37], layout detection..." on page 2, in a two-column paper): a chunk cut between them holds
 half a sentence, and a search for the whole phrase finds neither. The rule is narrow, so that a
 paragraph that merely ends a page is never glued to an unrelated one:
 
 - the last body element of page N (furniture, margin text and a bare folio skipped: a page
-  number the furniture pass did not type, "3" under COSTCO 2021 10-K p3, is no text a
+  number the furniture pass did not type, a "3" under a filing's last paragraph, is no text a
   paragraph goes on in) is a paragraph that does not end a sentence;
 - the first body element of page N + 1 is a paragraph that starts in lower case, with a digit
   or with a closing bracket or punctuation (a new paragraph starts with a capital);
@@ -27,8 +27,8 @@ from ingest.contracts.elements import Element, ElementType
 from parsers.textlayer.text_joins import FOOTNOTE_MARKS, join_wrapped_lines
 
 #: Characters that end a sentence (Latin, Devanagari danda, CJK full stop), possibly followed by
-#: a closing quote or bracket or footnote marks ("... by reference).**": VERIZON 2022 10-K p111,
-#: an exhibit entry, is no paragraph that p112's "10a(vii) Form of ..." goes on).
+#: a closing quote or bracket or footnote marks ("... by reference).**": an exhibit index entry
+#: at a page's foot is no paragraph that the next page's "10a(vii) Form of ..." goes on).
 SENTENCE_ENDS = (".", "!", "?", ":", "।", "॥", "。", "！", "？")
 _CLOSERS = "\"'”’)]" + FOOTNOTE_MARKS
 _CONTINUATION_STARTS = ")]},;.:%"

@@ -45,9 +45,9 @@ def is_title_row(row: list[str]) -> bool:
 def opens_own_table(previous: Element, rows: list[list[str]], header_count: int) -> bool:
     """A piece that repeats the previous table's header (`header_count` rows) and then opens
     with a title row, as the previous table opened under that header, is a table of its own
-    set under the same column heads, not the previous one going on: GENERALMILLS_2020_10K p91
-    ends its "Prepaid expenses and other current assets:" table and p92 opens "Land,
-    buildings, and equipment:" under the same "In Millions | May 31, 2020 | May 26, 2019"."""
+    set under the same column heads, not the previous one going on: a filing's notes end a
+    "Prepaid expenses and other current assets:" table at a page's foot and open "Land,
+    buildings, and equipment:" on the next page under the same "In Millions | <date> | <date>"."""
     return (
         header_count > 0
         and len(rows) > header_count
