@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 
+#: A table of one row has no header; a banner is over at least this many column names.
+SEVERAL = 2
 #: A banner spans a table of at least this many columns (over two columns, one filled header
 #: cell is as likely a row label's heading as a banner).
 BANNER_MIN_COLUMNS = 3
@@ -56,7 +58,7 @@ def rows_to_header_count(
     tables that rule changes 7 of 59 header counts (banners, bold-only headers), so the
     two stay apart.
     """
-    if len(rows) < 2:
+    if len(rows) < SEVERAL:
         return 0
     longest = settings.max_header_cell_chars
     first = rows[0]
@@ -64,7 +66,7 @@ def rows_to_header_count(
     banner = len(first) >= BANNER_MIN_COLUMNS and len(first_text) == 1 and not is_numeric(first_text[0])
     if banner and len(rows) >= MIN_HEADED_ROWS:
         names = [c for c in rows[1] if c]
-        if len(names) >= 2 and not any(is_numeric(c) for c in names) and all(len(c) <= longest for c in names):
+        if len(names) >= SEVERAL and not any(is_numeric(c) for c in names) and all(len(c) <= longest for c in names):
             return 2
     if not first_text or any(is_numeric(c) for c in first_text):
         return 1 if first_row_bold and first_text else 0

@@ -31,6 +31,13 @@ class TableSettings(StageSettings):
         "tables are set at body leading, and a blank line of 1.5 em or more parts one table, or a table and "
         "the text after it",
     )
+    spanning_header_slack_pt: float = Field(
+        default=2.0,
+        ge=0,
+        description="points; a one-cell line above a run may start this far left of where the run's value columns "
+        "start and still be a group header spanning them ('Fiscal Year Ended'): centred headers jitter by a "
+        "point or two, while a row label starts a column's width further left",
+    )
     multi_cell_share: float = Field(
         default=0.6,
         gt=0,

@@ -134,7 +134,7 @@ def _table_from(
     those lines are no table."""
     while end > i and len(cells[end - 1]) < SEVERAL:
         end -= 1
-    start = _start_with_spanning_headers(lines, i, end, floor, em)
+    start = _start_with_spanning_headers(lines, i, end, floor, em, settings)
     table = _table_of(lines, cells, start, end, em, settings)
     if table is None and start < i:
         start, table = i, _table_of(lines, cells, i, end, em, settings)
@@ -183,16 +183,20 @@ def _introduction_in_run(
     return None
 
 
-def _start_with_spanning_headers(lines: list[Line], i: int, j: int, floor: int, em: float) -> int:
+def _start_with_spanning_headers(
+    lines: list[Line], i: int, j: int, floor: int, em: float, settings: TableSettings
+) -> int:
     """The run's first line moved up over up to two one-cell lines set tight above it
     (gap under 1 em) that sit over the value columns, right of where the second cells of
-    the run's lines start: a group header ("Fiscal Year Ended") spanning the columns below."""
+    the run's lines start (within `spanning_header_slack_pt`): a group header ("Fiscal Year
+    Ended") spanning the columns below."""
+    slack = settings.spanning_header_slack_pt
     value_x = min((line.segments[1].x0 for line in lines[i:j] if len(line.segments) >= SEVERAL), default=None)
     for _ in range(2):
         if value_x is None or i - 1 < floor:
             break
         above = lines[i - 1]
-        if len(above.segments) != 1 or lines[i].top - above.bottom >= em or above.x0 < value_x - 2:
+        if len(above.segments) != 1 or lines[i].top - above.bottom >= em or above.x0 < value_x - slack:
             break
         i -= 1
     return i
