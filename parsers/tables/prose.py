@@ -8,7 +8,10 @@ columns are narrow. What tells them apart is how text runs down a column. A tabl
 a label or a value of its own row: it ends where the row ends, and the cell below starts
 another row. A prose column's cell is one line of a wrapped sentence: it stops mid-phrase
 and the line below goes on with it (a lower-case word, or the year of a date the line break
-cut: "closes on 31 July" / "2026 for all applicants"), or it ends a sentence. A table may
+cut: "closes on 31 July" / "2026 for all applicants"), or it ends a sentence. And running
+text is set in sentence case, most of its words in lower case, where column heads, names
+and labels are in title case or capitals ("Maximum Dollar Value" / "of Shares that May
+Yet", "Costco Wholesale Canada, Ltd."), however their lines wrap. A table may
 wrap one column so (an exhibit index's descriptions beside their numbers, a wrapped row
 label), but never two: the other columns of a table hold the numbers or short labels the
 wrapped text belongs to. So a grid with `prose_columns_min` or more columns that read as
@@ -30,8 +33,9 @@ import statistics
 
 from parsers.tables.settings import TableSettings
 
-#: A line that ends a sentence or a clause: its text stops at the punctuation.
-_SENTENCE_END = re.compile(r"[.!?;:]['\"’”)]*$")
+#: Punctuation that ends a sentence or a clause, and what may close it after ("over.)").
+_SENTENCE_MARKS = ".!?;:"
+_CLOSING = "'\"’”)]"
 #: A line that stops inside a date: after a day and a month ("31 July", "1 Sept.") or a month
 #: and a day ("July 31,"), where the year must follow.
 _MONTH = (
@@ -80,20 +84,45 @@ def _wraps_beside_new_lines(columns: list[list[str]], k: int, settings: TableSet
 def column_reads_as_prose(column: list[str], settings: TableSettings) -> bool:
     """Whether a column's cells, top to bottom (one per line; "" where the line has none),
     are the lines of wrapped sentences: at least `prose_min_lines` filled cells, of
-    `prose_line_words` words or more at the median, and at least `prose_line_share` of them
-    ending a sentence or going on in the cell right below (`_runs_on`)."""
+    `prose_line_words` words or more at the median, in sentence case (`_in_sentence_case`),
+    one of them at least ending a sentence (`_ends_sentence`: column heads stacked over lines
+    in sentence case, "Total number of shares" / "purchased as part of", end none), and at
+    least `prose_line_share` of them ending a sentence or going on in the cell right below
+    (`_runs_on`)."""
     filled = [k for k, cell in enumerate(column) if cell.strip()]
     if len(filled) < settings.prose_min_lines:
         return False
     if statistics.median(len(column[k].split()) for k in filled) < settings.prose_line_words:
         return False
+    if not _in_sentence_case([column[k] for k in filled], settings):
+        return False
+    if not any(_ends_sentence(column[k]) for k in filled):
+        return False
     flowing = sum(
         1
         for k in filled
-        if _SENTENCE_END.search(column[k].strip())
+        if _ends_sentence(column[k])
         or (k + 1 < len(column) and column[k + 1].strip() and _runs_on(column[k], column[k + 1]))
     )
     return flowing >= settings.prose_line_share * len(filled)
+
+
+def _ends_sentence(cell: str) -> bool:
+    """Whether a line ends a sentence or a clause: its last word begins in lower case and ends
+    in sentence punctuation ("over.", "applicants;"). A name's abbreviation ("Inc.", "Ltd.",
+    "S.A.") ends no sentence."""
+    text = cell.strip().rstrip(_CLOSING)
+    words = text.split()
+    return bool(words) and text[-1] in _SENTENCE_MARKS and words[-1][0].islower()
+
+
+def _in_sentence_case(cells: list[str], settings: TableSettings) -> bool:
+    """Whether at least `prose_lowercase_share` of the cased words of `cells` begin in lower
+    case. Words of scripts without case (Devanagari) do not count; with none cased, False:
+    no evidence of running text."""
+    initials = [word[0] for cell in cells for word in cell.split() if word[0].isupper() or word[0].islower()]
+    lower = sum(1 for c in initials if c.islower())
+    return bool(initials) and lower >= settings.prose_lowercase_share * len(initials)
 
 
 def _runs_on(upper: str, lower: str) -> bool:

@@ -314,6 +314,14 @@ class TableSettings(StageSettings):
         "(a lower-case word, the year of a date cut by the line break) for the column to be prose: each line "
         "of wrapped text does one or the other, while a table's labels end with their row",
     )
+    prose_lowercase_share: float = Field(
+        default=0.5,
+        gt=0,
+        le=1,
+        description="share (0-1) of a column's cased words that begin in lower case for it to be running text: "
+        "prose is set in sentence case (English runs about 70-80 % lower-case words), while column heads "
+        "stacked over lines, names and labels are in title case or capitals",
+    )
     prose_beside_share: float = Field(
         default=0.5,
         gt=0,
