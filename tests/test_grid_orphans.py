@@ -1,4 +1,4 @@
-"""Issue 12: every character inside a ruled grid's box reaches exactly one cell. A character
+"""Every character inside a ruled grid's box reaches exactly one cell. A character
 no cell holds fills the grid position it falls in, or the grid is rejected when such
 characters stand apart as columns the grid lacks; a character inside two overlapping cells
 is held once. Hand-built grids first, then the corpus and bench pages where it was found."""

@@ -1,4 +1,4 @@
-"""Under-ruled grids repaired from their text (issue 13): booktabs body rows, bands of
+"""Under-ruled grids repaired from their text: booktabs body rows, bands of
 stacked numbers, open sides, and drawings that pose as grids. Pure functions on hand-built
 inputs first, then the ICDAR 2013 EU PDFs where each case was found."""
 

@@ -1,4 +1,4 @@
-"""Issue 13 part 2: tables without rulings (statements with multi-row headers, signs in
+"""Tables without rulings (statements with multi-row headers, signs in
 their own columns, dot leaders, wrapped and indented row labels) and the title or unit
 line above a table as its caption. Pure functions on hand-built lines, then a page of a
 real 10-K (COSTCO_2021_10K.pdf p36, extracted to a temporary PDF) and ICDAR eu-012."""
@@ -189,7 +189,7 @@ def test_contents_entries_with_dot_leaders_are_no_table():
 
 
 def test_two_column_prose_is_turned_down_before_any_column_search(monkeypatch):
-    """Issue 22: every line of a page of prose in two columns is two cells, so each run is
+    """Every line of a page of prose in two columns is two cells, so each run is
     tried from each of its lines in turn. Cells that long cannot be a table's: the runs are
     turned down from their cells alone, without the per-point column search (the two runs
     left are of short lines)."""
@@ -258,7 +258,7 @@ def test_tables_at_the_edge_of_the_long_cell_test_are_still_tables():
     assert lines_to_unruled_tables(run, em=8.0)
 
 
-# --- words broken across header lines, signs run into the next column, spreads (issue 12) ---
+# --- words broken across header lines, signs run into the next column, spreads ---
 
 
 def test_a_header_word_broken_over_two_lines_is_one_cell_where_the_stack_ends():

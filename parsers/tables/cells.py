@@ -273,7 +273,7 @@ def _spanned_columns(cell: Box, bounds: list[tuple[float, float]]) -> list[int]:
 def page_draws_line_end_spaces(chars: list[Char], segments: list[Segment] | None = None) -> bool:
     """Whether the page (`chars`, all of it) draws a space after some line end: then a Hangul
     cell line without one ends inside a word, as in its paragraphs (`text_joins._separator`:
-    normal_4pages p2's cell "... 장티푸스, 파라" / "티푸스, ..." reads "파라티푸스" as the text
+    a Korean form's cell "... 장티푸스, 파라" / "티푸스, ..." reads "파라티푸스", as the text
     below it prints). A cell alone rarely draws one, so its own characters are no evidence.
     Only pages holding Hangul are looked at: the evidence serves no other join. `segments`:
     `chars_to_segments(chars)`, when the caller already made them."""
