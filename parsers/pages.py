@@ -59,7 +59,9 @@ def read_page_range(
     read = PagesRead(first=first)
     for index in range(first, stop):
         try:
-            layout = pdfium_page_to_layout(document, index, settings.detect_tables, settings.text_layer)
+            layout = pdfium_page_to_layout(
+                document, index, settings.detect_tables, settings.text_layer, table_settings=settings.tables
+            )
         except Exception as error:  # noqa: BLE001 - recorded per page, fatal only when all fail
             layout = PageLayout(
                 page_no=index + 1, width=0.0, height=0.0, error=f"page unreadable: {type(error).__name__}: {error}"
@@ -128,7 +130,9 @@ def pdfminer_if_text_lost(
     if not lost_text(objects, layout.text, text_layer):
         return layout
     try:
-        candidate = fallback.relayout(document, index, layout, settings.detect_tables, text_layer)
+        candidate = fallback.relayout(
+            document, index, layout, settings.detect_tables, text_layer, table_settings=settings.tables
+        )
     except Exception as error:  # noqa: BLE001 - the pdfium text stays; the page may still go to OCR
         warnings.append(
             f"page {layout.page_no}: pdfminer fallback failed, pdfium text kept ({type(error).__name__}: {error})"

@@ -174,7 +174,9 @@ def parse_pdf(
         try:
             page_blocks.extend(
                 (layout.page_no, b)
-                for b in layout_to_blocks(layout, body, em, settings.detect_tables, text_settings=settings.text_layer)
+                for b in layout_to_blocks(
+                    layout, body, em, settings.detect_tables, settings.tables, text_settings=settings.text_layer
+                )
             )
         except Exception as error:  # noqa: BLE001 - one page's layout bug must not lose the document
             record_page_error(pages[layout.page_no - 1], warnings, f"layout failed: {type(error).__name__}: {error}")
@@ -292,7 +294,9 @@ def cover_blocks(
     try:
         return [
             (layout.page_no, block)
-            for block in layout_to_blocks(layout, body, em, settings.detect_tables, text_settings=settings.text_layer)
+            for block in layout_to_blocks(
+                layout, body, em, settings.detect_tables, settings.tables, text_settings=settings.text_layer
+            )
         ]
     except Exception as error:  # noqa: BLE001 - the title then comes from elsewhere; say why
         warnings.append(f"page {page.page_no}: cover text not used for the title: {type(error).__name__}: {error}")

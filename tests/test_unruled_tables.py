@@ -12,7 +12,8 @@ from conftest import BENCH, CORPUS, ROOT, pdf_pages, shared_file
 
 from parsers.structure.captions import table_title_of
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
-from parsers.tables.statements import MIN_FILL_SHARE, SPARSE_FILL_SHARE, columns_proved_by_full_rows, min_fill_share
+from parsers.tables.settings import DEFAULT_TABLE_SETTINGS
+from parsers.tables.statements import columns_proved_by_full_rows, min_fill_share
 from parsers.tables.unruled import columns_without_sign_columns, lines_to_unruled_tables, stubs_to_indent_levels
 from parsers.textlayer.blocks import Line
 from parsers.textlayer.chars import Segment
@@ -438,7 +439,7 @@ def test_a_bar_charts_long_labels_with_values_at_the_bars_ends_are_no_table(monk
     ticks = [(303 + 42 * k, 316 + 42 * k, f"{5 * k}%") for k in range(7)]
     run.append(_line(100 + 12 * len(values), *ticks))
     assert lines_to_unruled_tables(run, em=8.0) == []
-    monkeypatch.setattr(statements, "_labels_beside_figures", lambda multi: True)
+    monkeypatch.setattr(statements, "_labels_beside_figures", lambda *a: True)
     assert lines_to_unruled_tables(run, em=8.0) != []
 
 
@@ -506,8 +507,8 @@ def test_a_sparse_statement_is_a_table_when_rows_of_amounts_fill_every_column():
 def test_a_sparse_table_needs_two_rows_of_amounts_in_every_column():
     full = ["Balance", "1", "2", "3", "4"]
     sparse = ["Net income", "", "5", "", "5"]
-    assert min_fill_share([full, sparse, sparse, full]) == SPARSE_FILL_SHARE
-    assert min_fill_share([full, sparse, sparse, sparse]) == MIN_FILL_SHARE
+    assert min_fill_share([full, sparse, sparse, full]) == DEFAULT_TABLE_SETTINGS.sparse_fill_share
+    assert min_fill_share([full, sparse, sparse, sparse]) == DEFAULT_TABLE_SETTINGS.min_fill_share
 
 
 def test_full_rows_of_amounts_or_nil_dashes_prove_the_columns():

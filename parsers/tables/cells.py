@@ -29,13 +29,15 @@ its text flows on as paragraphs or an unruled table. Coordinates: points, top-le
 from __future__ import annotations
 
 from parsers.tables.grid import is_numeric
+from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 from parsers.textlayer.blocks import Line, lines_to_text, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments
 
 Box = tuple[float, float, float, float]
 
-#: A segment may overhang its column by this much (points) and still belong to it.
-COLUMN_TOLERANCE = 2.0
+#: Two or more: columns given text by a dealt cell, lines of a stacked cell, rows of a cut band,
+#: numbers standing apart on a line, cells of a row that show columns.
+SEVERAL = 2
 
 
 def grid_to_column_bounds(grid: list[list[Box | None]]) -> list[tuple[float, float]]:
@@ -47,10 +49,13 @@ def grid_to_column_bounds(grid: list[list[Box | None]]) -> list[tuple[float, flo
     return [(x0, starts[j + 1] if j + 1 < len(starts) else right) for j, x0 in enumerate(starts)]
 
 
-def segments_to_columns(segments: list[Segment], bounds: list[tuple[float, float]]) -> list[list[Segment]] | None:
+def segments_to_columns(
+    segments: list[Segment], bounds: list[tuple[float, float]], settings: TableSettings = DEFAULT_TABLE_SETTINGS
+) -> list[list[Segment]] | None:
     """The segments of one cell dealt to the columns `bounds` it spans, or None when the
-    cell must stay spanned: a segment crossing a column boundary, or text in fewer than
-    two columns."""
+    cell must stay spanned: a segment crossing a column boundary (by over `cell_overhang_pt`),
+    or text in fewer than two columns."""
+    overhang = settings.cell_overhang_pt
     dealt: list[list[Segment]] = [[] for _ in bounds]
     for segment in segments:
         middle = (segment.x0 + segment.x1) / 2
@@ -58,23 +63,23 @@ def segments_to_columns(segments: list[Segment], bounds: list[tuple[float, float
         if index is None:
             index = 0 if middle < bounds[0][0] else len(bounds) - 1
         x0, x1 = bounds[index]
-        if segment.x0 < x0 - COLUMN_TOLERANCE or segment.x1 > x1 + COLUMN_TOLERANCE:
+        if segment.x0 < x0 - overhang or segment.x1 > x1 + overhang:
             return None
         dealt[index].append(segment)
-    if sum(1 for column in dealt if column) < 2:
+    if sum(1 for column in dealt if column) < SEVERAL:
         return None
     return dealt
 
 
-def band_to_rows(cells: list[list[Line]]) -> list[list[list[Line]]]:
+def band_to_rows(cells: list[list[Line]], settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> list[list[list[Line]]]:
     """One grid row's cells (each a list of text lines, top to bottom) as one or more
     rows: cut at text lines shared across columns when a cell is a stack of numbers (>= 2
     lines, each one number) and another cell has >= 2 lines. Lines are grouped by vertical
-    overlap; a group with text only where no stacked-number cell is (a wrapped row label)
-    joins the group above it. Returns `[cells]` unchanged otherwise."""
-    stacked = [k for k, lines in enumerate(cells) if len(lines) >= 2 and all(is_numeric(l.text) for l in lines)]
-    multi = [k for k, lines in enumerate(cells) if len(lines) >= 2]
-    if not stacked or len(multi) < 2:
+    overlap (over `line_overlap_share` of the shorter one); a group with text only where no
+    stacked-number cell is (a wrapped row label) joins the group above it. Returns `[cells]` unchanged otherwise."""
+    stacked = [k for k, lines in enumerate(cells) if len(lines) >= SEVERAL and all(is_numeric(l.text) for l in lines)]
+    multi = [k for k, lines in enumerate(cells) if len(lines) >= SEVERAL]
+    if not stacked or len(multi) < SEVERAL:
         return [cells]
     placed = sorted(((line, k) for k, lines in enumerate(cells) for line in lines), key=lambda p: p[0].top)
     groups: list[list[tuple[Line, int]]] = []
@@ -83,7 +88,7 @@ def band_to_rows(cells: list[list[Line]]) -> list[list[list[Line]]]:
         if groups:
             top, bottom = extents[-1]
             overlap = min(bottom, line.bottom) - max(top, line.top)
-            if overlap > 0.3 * min(line.height, bottom - top):
+            if overlap > settings.line_overlap_share * min(line.height, bottom - top):
                 groups[-1].append((line, k))
                 extents[-1] = [min(top, line.top), max(bottom, line.bottom)]
                 continue
@@ -99,7 +104,7 @@ def band_to_rows(cells: list[list[Line]]) -> list[list[list[Line]]]:
                 rows[-1][k].extend(lines)
             continue
         rows.append(row)
-    return rows if len(rows) >= 2 else [cells]
+    return rows if len(rows) >= SEVERAL else [cells]
 
 
 Position = tuple[int, int]
@@ -141,15 +146,15 @@ def grid_to_orphans(
         orphans.setdefault((r, k), []).append(char)
     # Spaces ride along, in drawing order, where visible orphans are: without them the
     # orphans' words were glued wherever glyphs sit closer than the space threshold
-    # (normal_4pages p2: "◦대상질병에U코드일부(3종)" for "◦ 대상질병에 U코드 일부(3종)").
+    # (a Korean form's cells read "◦대상질병에U코드일부(3종)" for "◦ 대상질병에 U코드 일부(3종)").
     return {position: placed for position, placed in orphans.items() if not all(c.is_space for c in placed)}
 
 
 def spilled_chars(bbox: Box, segments: list[Segment], chars: list[Char]) -> list[Char]:
     """Characters outside `bbox` whose run (one of `segments`, `chars.chars_to_segments` of
     the page's `chars`) has its midpoint inside it (within 1 pt): the page body leaves such a run to the table
-    (`textlayer.layout.layout_to_blocks`), so the table must hold all of it (VERIZON_2021 p23:
-    a bullet line running past the underlines taken as its grid)."""
+    (`textlayer.layout.layout_to_blocks`), so the table must hold all of it (a bullet line
+    running past the underlines of a form taken as its grid)."""
     x0, top, x1, bottom = bbox
     spilled: list[Char] = []
     for segment in segments:
@@ -161,14 +166,13 @@ def spilled_chars(bbox: Box, segments: list[Segment], chars: list[Char]) -> list
         spilled.extend(
             c
             for c in chars
-            if segment.x0 <= (c.x0 + c.x1) / 2 <= segment.x1
-            and segment.top <= (c.top + c.bottom) / 2 <= segment.bottom
-            and not (x0 <= (c.x0 + c.x1) / 2 <= x1 and top <= (c.top + c.bottom) / 2 <= bottom)
+            if _holds((segment.x0, segment.top, segment.x1, segment.bottom), *_centre(c))
+            and not _holds(bbox, *_centre(c))
         )
     return spilled
 
 
-def orphans_fit_grid(orphans: dict[Position, list[Char]]) -> bool:
+def orphans_fit_grid(orphans: dict[Position, list[Char]], settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> bool:
     """True when the orphans of every position read as one cell: on each of its text lines
     one run (`chars.chars_to_segments`, which breaks at gaps over 0.8 em), and no word cut
     between two positions (`orphans_cut_words`). Separate runs side by side at one position
@@ -178,16 +182,16 @@ def orphans_fit_grid(orphans: dict[Position, list[Char]]) -> bool:
         for line in segments_to_lines(chars_to_segments(placed)):
             if len(line.segments) > 1:
                 return False
-    return not orphans_cut_words(orphans)
+    return not orphans_cut_words(orphans, settings)
 
 
-def orphans_cut_words(orphans: dict[Position, list[Char]]) -> int:
+def orphans_cut_words(orphans: dict[Position, list[Char]], settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> int:
     """How many words the grid's column bounds cut where its row has no cell: the last glyph
     at position (r, k) and the first at (r, k + 1) on one line, no space between them (gap
-    under `CUT_GAP_EM`, neither a space character).
+    under `cut_gap_em`, neither a space character).
 
-    Rules drawn around prose (VERIZON 2021 10-K p103: ten "columns" over a paragraph, from
-    shading behind some of its words) leave most of its lines in no cell; the column bounds of
+    Rules drawn around prose (an annual report's paragraph with shading behind some of its
+    words makes ten "columns" over it) leave most of its lines in no cell; the column bounds of
     the few cells then cut its words ("Du" | "ring", "additio" | "n"). The words of an
     open-sided table's orphans stand in their columns, apart by a column gap."""
     cut = 0
@@ -196,7 +200,7 @@ def orphans_cut_words(orphans: dict[Position, list[Char]]) -> int:
         for baseline, glyphs in _glyphs_by_line(placed).items():
             left = max(glyphs, key=lambda c: c.x1)
             right = min(after.get(baseline, ()), key=lambda c: c.x0, default=None)
-            if right is not None and abs(right.x0 - left.x1) <= CUT_GAP_EM * max(left.size, 1.0):
+            if right is not None and abs(right.x0 - left.x1) <= settings.cut_gap_em * max(left.size, 1.0):
                 cut += 1
     return cut
 
@@ -210,16 +214,13 @@ def _glyphs_by_line(chars: list[Char]) -> dict[int, list[Char]]:
     return lines
 
 
-#: Two glyphs this close (em of the first's size) with nothing drawn between are one word.
-CUT_GAP_EM = 0.15
-
-
 def grid_to_rows(
     grid: list[list[Box | None]],
     chars: list[Char],
     orphans: dict[Position, list[Char]] | None = None,
     page_segments: list[Segment] | None = None,
     owned: dict[Position, list[Char]] | None = None,
+    settings: TableSettings = DEFAULT_TABLE_SETTINGS,
 ) -> tuple[list[list[str]], list[list[bool]]]:
     """Cell texts (wrapped lines joined, hyphenation undone, Hangul line ends judged on the
     page's evidence, `page_draws_line_end_spaces`) and whether each cell is bold,
@@ -249,16 +250,16 @@ def grid_to_rows(
             inside = owned.get((r, j), [])
             segments = chars_to_segments(sorted(inside + placed, key=_reading_key) if placed else inside, ends)
             spanned = _spanned_columns(cell, bounds)
-            dealt = segments_to_columns(segments, [bounds[k] for k in spanned]) if len(spanned) > 1 else None
+            dealt = segments_to_columns(segments, [bounds[k] for k in spanned], settings) if len(spanned) > 1 else None
             if dealt is None:
                 cells[j] = segments_to_lines(segments) if segments else []
                 continue
             for k, column in zip(spanned, dealt):
                 if k < len(cells) and column:
                     cells[k] = segments_to_lines(column)
-        for band in band_to_rows(cells):
+        for band in band_to_rows(cells, settings):
             rows.append([lines_to_text(lines) if lines else "" for lines in band])
-            bold.append([_is_bold(lines) for lines in band])
+            bold.append([_is_bold(lines, settings) for lines in band])
     return rows, bold
 
 
@@ -272,7 +273,7 @@ def _spanned_columns(cell: Box, bounds: list[tuple[float, float]]) -> list[int]:
 def page_draws_line_end_spaces(chars: list[Char], segments: list[Segment] | None = None) -> bool:
     """Whether the page (`chars`, all of it) draws a space after some line end: then a Hangul
     cell line without one ends inside a word, as in its paragraphs (`text_joins._separator`:
-    normal_4pages p2's cell "... 장티푸스, 파라" / "티푸스, ..." reads "파라티푸스" as the text
+    a Korean form's cell "... 장티푸스, 파라" / "티푸스, ..." reads "파라티푸스", as the text
     below it prints). A cell alone rarely draws one, so its own characters are no evidence.
     Only pages holding Hangul are looked at: the evidence serves no other join. `segments`:
     `chars_to_segments(chars)`, when the caller already made them."""
@@ -285,10 +286,10 @@ def grid_to_owned_chars(grid: list[list[Box | None]], chars: list[Char]) -> dict
     """Each character whose centre lies in a cell, under the (row, column) of exactly one cell.
 
     pdfplumber's cells overlap where a box is drawn inside a cell, and a character counted in
-    both was held twice (J&J's earnings tables: 16 characters a page; ICDAR eu-011 a whole row).
+    both was held twice (earnings tables with boxed figures; a statistics table's whole row).
     The outer cell takes the characters first; when all of them lie inside one smaller cell,
     that cell takes them instead. So a header cell "Adjusted Operational 1,3" with a box round
-    "Adjusted" keeps its text whole, and eu-011's rows framed a second time, label and
+    "Adjusted" keeps its text whole, and rows framed a second time, label and
     numbers each inside an inner cell, keep the inner cells, which are the ones aligned with
     the other rows' columns."""
     cells = sorted(
@@ -327,21 +328,28 @@ def _holds(box: Box, x: float, y: float) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
+def _centre(char: Char) -> tuple[float, float]:
+    """The (x, y) centre of a character's box, points."""
+    return (char.x0 + char.x1) / 2, (char.top + char.bottom) / 2
+
+
 def _reading_key(char: Char) -> tuple[int, float]:
     """Characters in reading order for `chars_to_segments`: by line (2 pt bands), then x."""
     return (round(char.bottom / 2), char.x0)
 
 
-def _is_bold(lines: list[Line]) -> bool:
-    """At least 80 % of the cell's characters bold."""
+def _is_bold(lines: list[Line], settings: TableSettings) -> bool:
+    """At least `header_bold_share` of the cell's characters bold."""
     segments = [s for line in lines for s in line.segments if s.text.strip()]
     total = sum(max(s.chars, 1) for s in segments)
-    return bool(segments) and sum(s.bold * max(s.chars, 1) for s in segments) >= 0.8 * total
+    return bool(segments) and sum(s.bold * max(s.chars, 1) for s in segments) >= settings.header_bold_share * total
 
 
-def grid_to_cut_words(grid: list[list[Box | None]], chars: list[Char]) -> int:
+def grid_to_cut_words(
+    grid: list[list[Box | None]], chars: list[Char], settings: TableSettings = DEFAULT_TABLE_SETTINGS
+) -> int:
     """How many words a cell border of the grid cuts through: two glyphs side by side on a
-    line, no space between them (gap under 0.15 em, neither a space character), with a
+    line, no space between them (gap under `cut_gap_em`, neither a space character), with a
     border of their row between their centres.
 
     Table text stays inside its cells; a drawing whose "cell borders" cut numbers in two
@@ -358,14 +366,14 @@ def grid_to_cut_words(grid: list[list[Box | None]], chars: list[Char]) -> int:
         borders = sorted({b[2] for b in boxes})[:-1]
         lines: dict[int, list[Char]] = {}
         for c in chars:
-            if top <= (c.top + c.bottom) / 2 <= bottom:
+            if top <= _centre(c)[1] <= bottom:
                 lines.setdefault(round(c.bottom), []).append(c)
         for line in lines.values():
             line.sort(key=lambda c: c.x0)
             for a, b in zip(line, line[1:]):
-                if a.is_space or b.is_space or b.x0 - a.x1 > CUT_GAP_EM * max(a.size, 1.0):
+                if a.is_space or b.is_space or b.x0 - a.x1 > settings.cut_gap_em * max(a.size, 1.0):
                     continue
-                if any((a.x0 + a.x1) / 2 < x < (b.x0 + b.x1) / 2 for x in borders):
+                if any(_centre(a)[0] < x < _centre(b)[0] for x in borders):
                     cut += 1
     return cut
 
@@ -373,36 +381,41 @@ def grid_to_cut_words(grid: list[list[Box | None]], chars: list[Char]) -> int:
 def grid_to_filled_share(grid: list[list[Box | None]], chars: list[Char]) -> float:
     """Share (0-1) of the grid's cells holding at least one visible character's centre."""
     boxes = [cell for row in grid for cell in row if cell]
-    centres = [((c.x0 + c.x1) / 2, (c.top + c.bottom) / 2) for c in chars if not c.is_space]
+    centres = [_centre(c) for c in chars if not c.is_space]
     filled = sum(1 for x0, top, x1, bottom in boxes if any(x0 <= x <= x1 and top <= y <= bottom for x, y in centres))
     return filled / max(len(boxes), 1)
 
 
-def grid_is_drawing(grid: list[list[Box | None]], chars: list[Char]) -> bool:
+def grid_is_drawing(
+    grid: list[list[Box | None]], chars: list[Char], settings: TableSettings = DEFAULT_TABLE_SETTINGS
+) -> bool:
     """True when the ruled grid is a chart's plot area or a legend's boxes, not a table:
-    its borders cut two or more words, or one word while under 30 % of its cells hold
-    text, or under 20 % of its cells hold text at all (gridlines of a plot, where a table
-    fills most of its cells). The thresholds separate eu-011's and eu-012's charts from
-    every ruled table of the ICDAR set, the fixtures and the corpus."""
-    cuts = grid_to_cut_words(grid, chars)
-    if cuts >= 2:
+    its borders cut `drawing_cut_words` or more words, or one word while under
+    `drawing_cut_fill_share` of its cells hold text, or under `drawing_fill_share` of its
+    cells hold text at all (gridlines of a plot, where a table fills most of its cells).
+    The defaults separate the charts of statistical reports from their ruled tables."""
+    cuts = grid_to_cut_words(grid, chars, settings)
+    if cuts >= settings.drawing_cut_words:
         return True
     filled = grid_to_filled_share(grid, chars)
-    return filled < 0.2 or (cuts >= 1 and filled < 0.3)
+    return filled < settings.drawing_fill_share or (cuts >= 1 and filled < settings.drawing_cut_fill_share)
 
 
 def grid_hides_columns(
-    grid: list[list[Box | None]], chars: list[Char], owned: dict[Position, list[Char]] | None = None
+    grid: list[list[Box | None]],
+    chars: list[Char],
+    owned: dict[Position, list[Char]] | None = None,
+    settings: TableSettings = DEFAULT_TABLE_SETTINGS,
 ) -> bool:
     """True when one cell of the grid holds a table of figures the grid does not draw: on two
-    or more of its text lines, two or more numbers standing apart (runs that
+    or more (`hidden_column_lines`) of its text lines, two or more numbers standing apart (runs that
     `chars.chars_to_segments` breaks at gaps over 0.8 em, each `is_numeric`: a lone "$" or
     "%" is none). Only cells one grid column wide: a cell spanning columns is dealt into them
-    (`segments_to_columns`). Text runs apart in a cell (a bullet and its item, chelsea_pdta's
-    action plans) are no columns.
+    (`segments_to_columns`). Text runs apart in a cell (a bullet and its item, the steps of an
+    action plan) are no columns.
 
-    Why: rectangles filled behind a few cells (GENERALMILLS 2020 10-K p20: white boxes behind
-    the "$" and "%" columns and three row labels) make a "grid" whose one cell holds every
+    Why: rectangles filled behind a few cells (an annual report's white boxes behind the "$"
+    and "%" columns and three row labels) make a "grid" whose one cell holds every
     figure of the table, four columns by seven rows; read as a table, "17,626.6 5 % 2,953.9
     17 % ..." was one cell and every row label lost its figures. A ruled table keeps its
     columns in its cells; such a grid is rejected, and its text goes to the unruled pass,
@@ -414,16 +427,16 @@ def grid_hides_columns(
         if len(_spanned_columns(grid[r][j], bounds)) > 1:
             continue
         lines = segments_to_lines(chars_to_segments(sorted(held, key=_reading_key)))
-        apart = [line for line in lines if sum(1 for s in line.segments if is_numeric(s.text.strip())) >= 2]
-        if len(apart) >= 2:
+        apart = [line for line in lines if sum(1 for s in line.segments if is_numeric(s.text.strip())) >= SEVERAL]
+        if len(apart) >= settings.hidden_column_lines:
             return True
     return False
 
 
 def grid_shows_columns(grid: list[list[Box | None]]) -> bool:
     """At least two rows of the grid are divided into two or more cells. Boxes drawn around
-    each line of a paragraph (a highlight, VERIZON_2022 p7 and p23) make a "grid" whose rows
+    each line of a paragraph (a highlight in a report's prose) make a "grid" whose rows
     are one box wide, except where one line's box ends and the next begins on the same
     baseline; read as a table, its prose was cut mid-word ("sharin" | "g"). Such a grid is
     no table: its text flows as paragraphs."""
-    return sum(1 for row in grid if sum(1 for cell in row if cell) >= 2) >= 2
+    return sum(1 for row in grid if sum(1 for cell in row if cell) >= SEVERAL) >= SEVERAL

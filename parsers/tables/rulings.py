@@ -22,16 +22,23 @@ import ctypes
 import pypdfium2.raw as pdfium_c
 from pdfplumber.table import (
     Table,
-    TableSettings,
     cells_to_tables,
     edges_to_intersections,
     intersections_to_cells,
     merge_edges,
 )
+from pdfplumber.table import TableSettings as PlumberTableSettings
 
+from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 from parsers.textlayer.frames import PageFrame
 
-_SETTINGS = TableSettings.resolve({"vertical_strategy": "lines", "horizontal_strategy": "lines"})
+_SETTINGS = PlumberTableSettings.resolve({"vertical_strategy": "lines", "horizontal_strategy": "lines"})
+#: Guards a division by a zero-length side: not a tolerance.
+_TINY = 1e-9
+#: Rules crossed by a row rule, counted at whole points, for it to have open sides (two or more).
+_MIN_CROSSED = 2
+#: A side is drawn where at least this many row rules end together.
+_MIN_SIDE_RULES = 2
 _MAX_SEGMENTS_PER_PAGE = 50_000
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -44,9 +51,11 @@ def _compose(outer: Matrix, inner: Matrix) -> Matrix:
     return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
 
 
-def page_to_edges(page, frame: PageFrame) -> list[dict]:
+def page_to_edges(page, frame: PageFrame, settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> list[dict]:
     """Horizontal and vertical edges drawn on a pypdfium2 page (Form XObjects included),
-    in `frame` (the `PageFrame` the page's characters are in)."""
+    in `frame` (the `PageFrame` the page's characters are in); a straight piece within
+    `axis_slope` of an axis is an edge."""
+    slope = settings.axis_slope
     page_height = frame.height
     to_frame = frame.up_point
     edges: list[dict] = []
@@ -57,7 +66,7 @@ def page_to_edges(page, frame: PageFrame) -> list[dict]:
     def add(p, q) -> None:
         (x0, y0), (x1, y1) = p, q
         dx, dy = abs(x1 - x0), abs(y1 - y0)
-        if dy <= 0.01 * max(dx, 1e-9) and dx >= 1:
+        if dy <= slope * max(dx, _TINY) and dx >= 1:
             top = page_height - (y0 + y1) / 2
             edges.append(
                 {
@@ -71,7 +80,7 @@ def page_to_edges(page, frame: PageFrame) -> list[dict]:
                     "object_type": "curve",
                 }
             )
-        elif dx <= 0.01 * max(dy, 1e-9) and dy >= 1:
+        elif dx <= slope * max(dy, _TINY) and dy >= 1:
             left = (x0 + x1) / 2
             edges.append(
                 {
@@ -167,7 +176,7 @@ def edges_to_open_sides(edges: list[dict]) -> list[dict]:
     (within 2 pt), a vertical edge is added there, from the first of those rules to the last.
 
     Why: many producers draw the row rules across the full width but only the inner column
-    rules (eu-012 in the ICDAR set), so pdfplumber's cells stop at the inner rules and the
+    rules (statistical offices' tables often are), so pdfplumber's cells stop at the inner rules and the
     first and last columns (the row labels, the last numbers) fall outside the table.
     Horizontal rules crossing fewer than two column rules (page separators, booktabs tables,
     a table with one rule after its label column) add nothing: there the unruled-table
@@ -182,7 +191,7 @@ def edges_to_open_sides(edges: list[dict]) -> list[dict]:
             for v in vertical
             if h["x0"] - 1 <= v["x0"] <= h["x1"] + 1 and v["top"] - 1 <= h["top"] <= v["bottom"] + 1
         ]
-        if len({round(x) for x in crossed}) < 2:
+        if len({round(x) for x in crossed}) < _MIN_CROSSED:
             continue
         if min(crossed) - h["x0"] > _SIDE_OVERHANG:
             ends["left"].append((h["x0"], h["top"]))
@@ -216,7 +225,7 @@ def _points_to_sides(points: list[tuple[float, float]]) -> list[list[tuple[float
         run = [column[0]]
         for point in column[1:] + [(0.0, float("inf"))]:
             if point[1] - run[-1][1] > _SIDE_MAX_GAP:
-                if len(run) >= 2:
+                if len(run) >= _MIN_SIDE_RULES:
                     sides.append(run)
                 run = []
             run.append(point)

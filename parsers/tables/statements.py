@@ -10,31 +10,11 @@ from __future__ import annotations
 import re
 
 from parsers.tables.grid import is_numeric
+from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 
-#: A statement proves its columns with at least this many complete rows (`_labels_beside_figures`).
-MIN_COMPLETE_ROWS = 3
-
-#: A column's cells are short: its median cell holds at most this many characters
-#: (a column of sentences beside a column of numbers is prose with figures, not a table) ...
-MAX_COLUMN_MEDIAN_CHARS = 45
-
-#: ... except a statement's row labels ("Unrealized gains / losses on available-for-sale
-#: securities"), whose median may reach this many when the rows beside them are figures
-#: (`_labels_beside_figures`).
-MAX_LABEL_MEDIAN_CHARS = 60
-
-#: The multi-cell rows of a table fill at least this share of its columns, on average (a
-#: chance alignment of words, a chart's scattered labels, fill few of the columns it makes).
-MIN_FILL_SHARE = 0.6
-
-#: The share asked instead of a table with `MIN_FULL_AMOUNT_ROWS` rows of amounts in every
-#: column (`columns_proved_by_full_rows`): a statement of changes in equity prints each
-#: movement only in the columns it moves (a dividend under retained earnings and the totals),
-#: so its rows fill about half of its 7-10 columns (CORNING 2022 p62 0.55, 3M 2018 p59 0.56).
-SPARSE_FILL_SHARE = 0.4
-
-#: Rows that fill every column with amounts, for a sparse table (`SPARSE_FILL_SHARE`).
-MIN_FULL_AMOUNT_ROWS = 2
+#: A statement has a label column and at least this many value columns (one value column
+#: beside labels is an index of statements with their page numbers, complete too).
+MIN_VALUE_COLUMNS = 2
 
 #: A currency sign set apart from its amount in one cell ("$ 23,706" -> "$23,706").
 SIGN_SPACE = re.compile(r"^([$€£¥₹])\s+(?=[\d(])")
@@ -46,24 +26,25 @@ CURRENCY = {"$", "€", "£", "¥", "₹", "US$", "C$", "A$"}
 NIL_DASHES = {"—", "–", "-"}
 
 
-def columns_short(column_medians: list[float], multi: list[list[str]]) -> bool:
+def columns_short(column_medians: list[float], multi: list[list[str]], settings: TableSettings) -> bool:
     """Whether every column's median cell length (characters) is within
-    `MAX_COLUMN_MEDIAN_CHARS`, the label column's within `MAX_LABEL_MEDIAN_CHARS` when the
+    `max_column_median_chars`, the label column's within `max_label_median_chars` when the
     multi-cell rows `multi` are a statement's (`_labels_beside_figures`). The second test is
     made only for the runs the first turns down."""
-    if max(column_medians) <= MAX_COLUMN_MEDIAN_CHARS:
+    if max(column_medians) <= settings.max_column_median_chars:
         return True
     return (
-        max(column_medians[1:]) <= MAX_COLUMN_MEDIAN_CHARS
-        and column_medians[0] <= MAX_LABEL_MEDIAN_CHARS
-        and _labels_beside_figures(multi)
+        max(column_medians[1:]) <= settings.max_column_median_chars
+        and column_medians[0] <= settings.max_label_median_chars
+        and _labels_beside_figures(multi, settings)
     )
 
 
-def _labels_beside_figures(multi: list[list[str]]) -> bool:
-    """Whether the multi-cell rows read as a financial statement: two or more value columns
-    right of the labels, and at least `MIN_COMPLETE_ROWS` rows, half of the multi-cell rows or
-    more, that are complete (`_is_complete_statement_row`).
+def _labels_beside_figures(multi: list[list[str]], settings: TableSettings) -> bool:
+    """Whether the multi-cell rows read as a financial statement: `MIN_VALUE_COLUMNS` or more
+    value columns right of the labels, and at least `min_complete_rows` rows,
+    `complete_row_share` of the multi-cell rows or more, that are complete
+    (`_is_complete_statement_row`).
 
     A statement prints a figure for every period on every line (a dash for nil), so most of
     its rows are complete; header rows and a period left blank are the exceptions. A bar
@@ -73,7 +54,8 @@ def _labels_beside_figures(multi: list[list[str]]) -> bool:
     statements with their page numbers is complete too."""
     value_columns = len(multi[0]) - 1
     complete = sum(1 for row in multi if _is_complete_statement_row(row))
-    return value_columns >= 2 and complete >= MIN_COMPLETE_ROWS and complete >= 0.5 * len(multi)
+    least = max(settings.min_complete_rows, settings.complete_row_share * len(multi))
+    return value_columns >= MIN_VALUE_COLUMNS and complete >= least
 
 
 def _is_complete_statement_row(row: list[str]) -> bool:
@@ -88,20 +70,22 @@ def _is_complete_statement_row(row: list[str]) -> bool:
     return all(is_numeric(cell) or cell in NIL_DASHES for cell in row[1:])
 
 
-def min_fill_share(multi: list[list[str]]) -> float:
+def min_fill_share(multi: list[list[str]], settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> float:
     """The least mean share of the columns (0-1) the multi-cell rows `multi` of a grid must
-    fill to read as a table: `MIN_FILL_SHARE`, or `SPARSE_FILL_SHARE` when the columns are
+    fill to read as a table: `min_fill_share`, or `sparse_fill_share` when the columns are
     proved by rows of amounts across them all (`columns_proved_by_full_rows`)."""
-    return SPARSE_FILL_SHARE if columns_proved_by_full_rows(multi) else MIN_FILL_SHARE
+    if columns_proved_by_full_rows(multi, settings):
+        return settings.sparse_fill_share
+    return settings.min_fill_share
 
 
-def columns_proved_by_full_rows(grid: list[list[str]]) -> bool:
-    """Whether at least `MIN_FULL_AMOUNT_ROWS` rows of `grid` hold a cell in every column and
+def columns_proved_by_full_rows(grid: list[list[str]], settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> bool:
+    """Whether at least `min_full_amount_rows` rows of `grid` hold a cell in every column and
     an amount or a nil dash ("$-", "—") in every one after the first: the balance rows of a
     statement whose other rows are sparse. Every such row puts a number in each of the
     column gaps' sides, which no chance alignment of words does."""
     full = sum(1 for row in grid if all(row) and all(_is_amount_or_nil(cell) for cell in row[1:]))
-    return full >= MIN_FULL_AMOUNT_ROWS
+    return full >= settings.min_full_amount_rows
 
 
 def _is_amount_or_nil(cell: str) -> bool:

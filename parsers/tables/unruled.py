@@ -10,8 +10,9 @@ Column boundaries come from the alignment of many rows, not from one: a gap betw
 columns is an x range that the cells of (nearly) every row with two or more cells leave
 empty. Left-, right-, decimal- and centre-aligned columns all leave such a gap beside them.
 A spanning header ("52 Weeks Ended" over a column of amounts, "Fiscal Year Ended" over two
-dates) may cross a gap: at most `SPAN_TOLERANCE` of the multi-cell rows may, so one wide
-header does not merge two columns of numbers into one.
+dates) may cross a gap: at most `TableSettings.span_tolerance` of the multi-cell rows may,
+so one wide header does not merge two columns of numbers into one. Tolerances are
+`TableSettings` fields, passed down from `lines_to_unruled_tables`.
 """
 
 from __future__ import annotations
@@ -22,27 +23,22 @@ from dataclasses import dataclass, field
 
 from parsers.tables.grid import TableFound, is_numeric, rows_to_header_count
 from parsers.tables.headers import header_rows_with_broken_words_joined, stub_header_count
+from parsers.tables.prose import grid_is_prose_columns
+from parsers.tables.row_labels import rows_with_wrapped_labels_joined, stubs_to_indent_levels
+from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 from parsers.tables.statements import CURRENCY, SIGN_SPACE, columns_short, min_fill_share
 from parsers.textlayer.blocks import PROSE_WORDS, Line, Placeholder
 from parsers.textlayer.chars import Segment, normalize_text
-from parsers.textlayer.text_joins import ends_in_broken_word, join_wrapped_lines
 
-#: Tables without rulings: at least this many rows.
-MIN_UNRULED_ROWS = 3
-#: Share of the multi-cell rows allowed to cross a column gap (spanning headers, one long label).
-SPAN_TOLERANCE = 0.15
-#: A column gap is at least this wide, in em (body font size).
-MIN_GAP_EM = 0.5
-#: A table's cells are short: the median cell holds at most this many characters (prose lines,
-#: even two columns of them side by side, hold more).
-MAX_MEDIAN_CELL_CHARS = 30
+#: A line of two or more cells is a candidate row of a table; one cell is a label or a wrap.
+SEVERAL = 2
 #: A dot leader: four or more dots, spaced or not ("Net sales ........ 1,234", ". . . . .").
 _LEADER = re.compile(r"\s*(?:\.\s?){4,}\s*|\s*(?:…\s?)+\s*")
 #: A contents entry ends in a page number: up to 4 digits, not part of an amount.
 _PAGE_NUMBER_END = re.compile(r"(?<![\d,$€£])\d{1,4}$")
 #: A currency sign ending a run after an amount or a dash for nil ("4,272.3 $", "- $"):
 #: pdfium runs the sign of the next column's amount into this one when the gap is under
-#: 0.8 em (GENERALMILLS 2020 p77).
+#: 0.8 em (statements that set "$" in its own narrow column right before the amount).
 _TRAILING_SIGN = re.compile(r"^(.*[\d)\-–—])\s+([$€£¥₹])$")
 #: Cells that close a number printed in the column before ("%", ")" of a negative, "%)").
 _CLOSERS = {"%", ")", "%)", "pts", "bps", "x"}
@@ -59,13 +55,12 @@ class _Cell:
     x0: float
     x1: float
     split_sign: bool = False
-    surely_long: bool = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.surely_long = _is_surely_long(self.text)
+    surely_long: bool = field(default=False)
 
 
-def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int, TableFound]]:
+def lines_to_unruled_tables(
+    lines: list[Line], em: float, settings: TableSettings = DEFAULT_TABLE_SETTINGS
+) -> list[tuple[int, int, TableFound]]:
     """Tables without rulings: runs of >= 3 lines whose segments fall into >= 2 aligned
     columns with short cells. Returns (first line index, end index, table), in line order.
 
@@ -76,8 +71,8 @@ def lines_to_unruled_tables(lines: list[Line], em: float) -> list[tuple[int, int
     own: the sentence introduces the next table. Otherwise the run is read whole, as if the
     sentence were one of its section labels."""
     found: list[tuple[int, int, TableFound]] = []
-    cells = [_line_to_cells(line) for line in lines]  # once per line: a line is in many candidate runs
-    _find_tables(lines, cells, 0, len(lines), em, found, floor=0)
+    cells = [_line_to_cells(line, settings) for line in lines]  # once per line: in many candidate runs
+    _find_tables(lines, cells, 0, len(lines), em, found, 0, settings)
     return found
 
 
@@ -89,6 +84,7 @@ def _find_tables(
     em: float,
     found: list[tuple[int, int, TableFound]],
     floor: int,
+    settings: TableSettings,
 ) -> None:
     """The tables of `lines[lo:hi]` appended to `found`, in line order (`cells`: each line's;
     `floor`: where the table before these lines ends, above which no header is taken).
@@ -96,52 +92,52 @@ def _find_tables(
     A run that reads as no table is tried from each later line in turn. When one of those
     reads as a table, the run's lines before it are looked at again on their own: two tables
     set tight one under the other (a statement of changes in equity, then its "Supplemental
-    share information" in other columns, 3M 2018 p59) align as neither together. A table
+    share information" in other columns) align as neither together. A table
     read there must hold figures (`_holds_figures`): lines of column headers alone are the
-    header of the table below that its columns did not take (3M 2018 p105), not a table."""
+    header of the table below that its columns did not take, not a table."""
     i = lo
     run_begin, run_end = lo, -1
     while i < hi:
-        if len(cells[i]) < 2 or _is_title_over(lines, i):
+        if len(cells[i]) < SEVERAL or _is_title_over(lines, i, settings):
             i += 1
             continue
         j = i + 1
         while (
             j < hi
-            and lines[j].top - lines[j - 1].bottom < 1.5 * em
-            and (len(lines[j].segments) >= 2 or _multi_cell_line_follows(lines, j, em))
+            and lines[j].top - lines[j - 1].bottom < settings.run_line_gap_em * em
+            and (len(lines[j].segments) >= SEVERAL or _multi_cell_line_follows(lines, j, em, settings))
         ):
             j += 1
         if j != run_end:
             run_begin, run_end = i, j
         top = found[-1][1] if found else floor
-        cut = _introduction_in_run(lines, cells, i, j, em)
-        hit = _table_from(lines, cells, i, cut, em, top) if cut is not None else None
-        hit = hit or _table_from(lines, cells, i, j, em, top)
+        cut = _introduction_in_run(lines, cells, i, j, em, settings)
+        hit = _table_from(lines, cells, i, cut, em, top, settings) if cut is not None else None
+        hit = hit or _table_from(lines, cells, i, j, em, top, settings)
         if hit is None:
             i += 1
             continue
         start, j, table = hit
-        if start - run_begin >= MIN_UNRULED_ROWS:
+        if start - run_begin >= settings.unruled_min_rows:
             before: list[tuple[int, int, TableFound]] = []
-            _find_tables(lines, cells, run_begin, start, em, before, top)
+            _find_tables(lines, cells, run_begin, start, em, before, top, settings)
             found.extend(item for item in before if _holds_figures(item[2].rows))
         found.append((start, j, table))
         i = run_begin = j  # what is left of the run is looked at again from here on
 
 
 def _table_from(
-    lines: list[Line], cells: list[list[_Cell]], i: int, end: int, em: float, floor: int
+    lines: list[Line], cells: list[list[_Cell]], i: int, end: int, em: float, floor: int, settings: TableSettings
 ) -> tuple[int, int, TableFound] | None:
     """The table of lines[i:end] without its last one-cell lines, as (start, end, table), with
     the spanning headers above it (down to `floor`) when it is a table with them; None when
     those lines are no table."""
-    while end > i and len(cells[end - 1]) < 2:
+    while end > i and len(cells[end - 1]) < SEVERAL:
         end -= 1
-    start = _start_with_spanning_headers(lines, i, end, floor, em)
-    table = _table_of(lines, cells, start, end, em)
+    start = _start_with_spanning_headers(lines, i, end, floor, em, settings)
+    table = _table_of(lines, cells, start, end, em, settings)
     if table is None and start < i:
-        start, table = i, _table_of(lines, cells, i, end, em)
+        start, table = i, _table_of(lines, cells, i, end, em, settings)
     return (start, end, table) if table is not None else None
 
 
@@ -153,72 +149,80 @@ def _holds_figures(rows: list[list[str]]) -> bool:
     )
 
 
-def _table_of(lines: list[Line], cells: list[list[_Cell]], start: int, end: int, em: float) -> TableFound | None:
-    return _run_to_table(lines[start:end], cells[start:end], em) if end - start >= MIN_UNRULED_ROWS else None
+def _table_of(
+    lines: list[Line], cells: list[list[_Cell]], start: int, end: int, em: float, settings: TableSettings
+) -> TableFound | None:
+    if end - start < settings.unruled_min_rows:
+        return None
+    return _run_to_table(lines[start:end], cells[start:end], em, settings)
 
 
-#: A line set this much larger than the line below it is a title, not a table's row.
-TITLE_SIZE_RATIO = 1.1
-
-
-def _is_title_over(lines: list[Line], i: int) -> bool:
-    """Whether line `i` is set over `TITLE_SIZE_RATIO` times the size of the next line: a
+def _is_title_over(lines: list[Line], i: int, settings: TableSettings) -> bool:
+    """Whether line `i` is set over `title_size_ratio` times the size of the next line: a
     statement's title, which may hold two cells ("Consolidated Statements of ..." at the
-    left, the company's name at the right, CORNING 2022 p62), so it would be the table's
-    first row, and its only header row, over the column names below it."""
-    return i + 1 < len(lines) and lines[i].size > TITLE_SIZE_RATIO * lines[i + 1].size
+    left, the company's name at the right), so it would be the table's first row, and its
+    only header row, over the column names below it."""
+    return i + 1 < len(lines) and lines[i].size > settings.title_size_ratio * lines[i + 1].size
 
 
-def _introduction_in_run(lines: list[Line], cells: list[list[_Cell]], i: int, j: int, em: float) -> int | None:
+def _introduction_in_run(
+    lines: list[Line], cells: list[list[_Cell]], i: int, j: int, em: float, settings: TableSettings
+) -> int | None:
     """The index of the first line of lines[i + 1:j] that is a sentence of its own between
-    tables, with `MIN_UNRULED_ROWS` lines of several cells after it in the run; None when
+    tables, with `unruled_min_rows` lines of several cells after it in the run; None when
     there is none. Such a sentence is one segment of `PROSE_WORDS` words or more set 1 em or
-    more below the line before it ("Joint venture earnings and cash flow activity is as
-    follows:" between two tables 1.3 em apart, GENERALMILLS 2020 10-K p60); a table's one-cell
-    lines are section labels or wrapped row labels, short or set tight."""
+    more below the line before it (an annual report's "... activity is as follows:" between
+    two tables set about 1.3 em apart); a table's one-cell lines are section labels or
+    wrapped row labels, short or set tight."""
     for k in range(i + 1, j):
         line = lines[k]
         if len(line.segments) != 1 or line.top - lines[k - 1].bottom < em or len(line.text.split()) < PROSE_WORDS:
             continue
-        if sum(1 for row in cells[k + 1 : j] if len(row) >= 2) >= MIN_UNRULED_ROWS:
+        if sum(1 for row in cells[k + 1 : j] if len(row) >= SEVERAL) >= settings.unruled_min_rows:
             return k
     return None
 
 
-def _start_with_spanning_headers(lines: list[Line], i: int, j: int, floor: int, em: float) -> int:
+def _start_with_spanning_headers(
+    lines: list[Line], i: int, j: int, floor: int, em: float, settings: TableSettings
+) -> int:
     """The run's first line moved up over up to two one-cell lines set tight above it
     (gap under 1 em) that sit over the value columns, right of where the second cells of
-    the run's lines start: a group header ("Fiscal Year Ended") spanning the columns below."""
-    value_x = min((line.segments[1].x0 for line in lines[i:j] if len(line.segments) >= 2), default=None)
+    the run's lines start (within `spanning_header_slack_pt`): a group header ("Fiscal Year
+    Ended") spanning the columns below."""
+    slack = settings.spanning_header_slack_pt
+    value_x = min((line.segments[1].x0 for line in lines[i:j] if len(line.segments) >= SEVERAL), default=None)
     for _ in range(2):
         if value_x is None or i - 1 < floor:
             break
         above = lines[i - 1]
-        if len(above.segments) != 1 or lines[i].top - above.bottom >= em or above.x0 < value_x - 2:
+        if len(above.segments) != 1 or lines[i].top - above.bottom >= em or above.x0 < value_x - slack:
             break
         i -= 1
     return i
 
 
-def _multi_cell_line_follows(lines: list[Line], j: int, em: float) -> bool:
+def _multi_cell_line_follows(lines: list[Line], j: int, em: float, settings: TableSettings) -> bool:
     """Whether one of the next two lines after the one-cell line `j` has several cells, the
     lines between set tight (a section label, or a label wrapped over two lines)."""
     for k in (j + 1, j + 2):
-        if k >= len(lines) or lines[k].top - lines[k - 1].bottom >= 1.5 * em:
+        if k >= len(lines) or lines[k].top - lines[k - 1].bottom >= settings.run_line_gap_em * em:
             return False
-        if len(lines[k].segments) >= 2:
+        if len(lines[k].segments) >= SEVERAL:
             return True
     return False
 
 
-def run_to_table(run: list[Line], em: float) -> TableFound | None:
+def run_to_table(run: list[Line], em: float, settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> TableFound | None:
     """A table from a run of lines, or None when the run does not read as one (prose,
     too few aligned columns, long cells, or mostly one-cell lines: the axis labels of a
     chart line up in columns too, but few of their lines hold two cells)."""
-    return _run_to_table(run, [_line_to_cells(line) for line in run], em)
+    return _run_to_table(run, [_line_to_cells(line, settings) for line in run], em, settings)
 
 
-def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> TableFound | None:
+def _run_to_table(
+    run: list[Line], line_cells: list[list[_Cell]], em: float, settings: TableSettings
+) -> TableFound | None:
     """`run_to_table` given each line's cells (`_line_to_cells`).
 
     Two tests come before the column bounds, the costly step, because they need only the
@@ -226,36 +230,42 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
     (`_cells_too_long`). On a page of prose in two columns every line is two cells, and each
     run is tried from every one of its lines in turn (`lines_to_unruled_tables`); these
     tests turn those runs down at a cost linear in their cells. Each is implied by a test
-    below it, so they change no result."""
-    several = sum(1 for cells in line_cells if len(cells) >= 2)
-    if several < MIN_UNRULED_ROWS or several < 0.6 * len(run) or _cells_too_long(line_cells):
+    below it, so they change no result. Text set in columns side by side is turned down once
+    its grid is known (`prose.grid_is_prose_columns`)."""
+    several = sum(1 for cells in line_cells if len(cells) >= SEVERAL)
+    least = max(settings.unruled_min_rows, settings.multi_cell_share * len(run))
+    if several < least or _cells_too_long(line_cells):
         return None
-    if is_contents_run(run):
+    if is_contents_run(run, settings):
         return None
-    bounds = cells_to_column_bounds(line_cells, em)
+    bounds = cells_to_column_bounds(line_cells, em, settings)
     if bounds is None:
         return None
     grid = [_cells_to_row(cells, bounds) for cells in line_cells]
     grid, bounds = columns_without_sign_columns(grid, bounds)
-    multi = [row for row in grid if sum(1 for c in row if c) >= 2]
-    if len(bounds) < 2 or len(multi) < MIN_UNRULED_ROWS or len(multi) < 0.6 * len(grid):
+    multi = [row for row in grid if sum(1 for c in row if c) >= SEVERAL]
+    least = max(settings.unruled_min_rows, settings.multi_cell_share * len(grid))
+    if len(bounds) < SEVERAL or len(multi) < least:
         return None
     filled = statistics.mean(sum(1 for c in row if c) / len(bounds) for row in multi)
     lengths = [len(c) for row in grid for c in row if c]
     column_medians = [statistics.median([len(r[k]) for r in grid if r[k]] or [0]) for k in range(len(bounds))]
     if (
-        filled < min_fill_share(multi)
-        or statistics.median(lengths) > MAX_MEDIAN_CELL_CHARS
-        or not columns_short(column_medians, multi)
+        filled < min_fill_share(multi, settings)
+        or statistics.median(lengths) > settings.max_median_cell_chars
+        or not columns_short(column_medians, multi, settings)
     ):
         return None
-    if len(bounds) == 2 and not any(is_numeric(r[1]) for r in grid):
+    if len(bounds) == SEVERAL and not any(is_numeric(r[1]) for r in grid):
+        return None
+    if grid_is_prose_columns(grid, settings):
         return None
     stubs = [min(c.x0 for c in cells) if row[0] and cells else None for cells, row in zip(line_cells, grid)]
     grid, kept = header_rows_with_broken_words_joined(grid, [_cells_to_runs(cells, bounds) for cells in line_cells])
     stubs = [stubs[r] for r in kept]
-    rows, stubs = rows_with_wrapped_labels_joined(grid, stubs, [run[r].top for r in kept])
-    header = max(rows_to_header_count(rows, run[0].bold >= 0.8 > run[-1].bold), stub_header_count(rows))
+    rows, stubs = rows_with_wrapped_labels_joined(grid, stubs, [run[r].top for r in kept], settings)
+    bold_header = run[0].bold >= settings.header_bold_share > run[-1].bold
+    header = max(rows_to_header_count(rows, bold_header, settings), stub_header_count(rows, settings))
     bbox = (min(l.x0 for l in run), min(l.top for l in run), max(l.x1 for l in run), max(l.bottom for l in run))
     return TableFound(
         rows=rows,
@@ -263,13 +273,13 @@ def _run_to_table(run: list[Line], line_cells: list[list[_Cell]], em: float) -> 
         header_rows=header,
         column_xs=[b[0] for b in bounds],
         ruled=False,
-        row_indents=stubs_to_indent_levels(stubs, em),
+        row_indents=stubs_to_indent_levels(stubs, em, settings),
     )
 
 
 def _cells_too_long(line_cells: list[list[_Cell]]) -> bool:
     """Whether the table's cells, however the columns fall, must have a median length over
-    `MAX_MEDIAN_CELL_CHARS`; decided from the lines' cells alone.
+    `max_median_cell_chars`; decided from the lines' cells alone (`_Cell.surely_long`).
 
     A cell is surely long when its text is ASCII and, stripped, longer than the limit:
     whatever column it falls in, the table's cell there holds its text whole (cells of one
@@ -287,38 +297,42 @@ def _cells_too_long(line_cells: list[list[_Cell]]) -> bool:
     return long > short
 
 
-def _is_surely_long(text: str) -> bool:
-    """ASCII text longer than `MAX_MEDIAN_CELL_CHARS` as a table cell (stripped, a currency
-    sign's space dropped as `_cells_to_row` drops it)."""
+def _is_surely_long(text: str, limit: int) -> bool:
+    """ASCII text longer than `limit` characters as a table cell (stripped, a currency sign's
+    space dropped as `_cells_to_row` drops it)."""
     text = text.strip()
-    return (
-        len(text) > MAX_MEDIAN_CELL_CHARS
-        and text.isascii()
-        and len(SIGN_SPACE.sub(r"\1", text)) > MAX_MEDIAN_CELL_CHARS
-    )
+    return len(text) > limit and text.isascii() and len(SIGN_SPACE.sub(r"\1", text)) > limit
 
 
-def is_contents_run(run: list[Line]) -> bool:
+def is_contents_run(run: list[Line], settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> bool:
     """Contents entries ("MAIN GAME ........ 6"): most lines hold a dot leader and end in a
     page number (an integer of up to 4 digits). They are navigation, which
     `structure/toc.py` handles; a price list ("Tea .... 2.50", "$3") is still a table."""
     texts = [" ".join(s.text for s in line.segments).strip() for line in run]
     entries = sum(1 for text in texts if _LEADER.search(text) and _PAGE_NUMBER_END.search(text))
-    return entries >= 0.5 * len(run)
+    return entries >= settings.contents_entry_share * len(run)
 
 
-def _line_to_cells(line: Line) -> list[_Cell]:
+def _line_to_cells(line: Line, settings: TableSettings = DEFAULT_TABLE_SETTINGS) -> list[_Cell]:
     """A line's segments as cells, dot leaders cut out: "Net sales ....... 1,234" in one
     segment is two cells, each given the share of the segment's width its characters take.
     A currency sign cut off the end of a run (`_TRAILING_SIGN`) is put before the next cell of
     the line, which keeps its own x range ("4,272.3 $" + "53.87" -> "4,272.3", "$53.87"): the
     sign's column may hold other text further down, so folding it as a column
-    (`columns_without_sign_columns`) would leave it apart."""
+    (`columns_without_sign_columns`) would leave it apart. Each cell's `surely_long` is set
+    against `max_median_cell_chars`."""
     cells: list[_Cell] = []
     for segment in line.segments:
         cells.extend(_segment_to_cells(segment))
-    if not any(cell.split_sign for cell in cells):
-        return cells
+    if any(cell.split_sign for cell in cells):
+        cells = _signs_joined_to_next(cells)
+    for cell in cells:
+        cell.surely_long = _is_surely_long(cell.text, settings.max_median_cell_chars)
+    return cells
+
+
+def _signs_joined_to_next(cells: list[_Cell]) -> list[_Cell]:
+    """A split-off currency sign put before the next cell's text (`_line_to_cells`)."""
     joined: list[_Cell] = []
     for cell in cells:
         if joined and joined[-1].split_sign:
@@ -355,14 +369,16 @@ def _segment_to_cells(segment: Segment) -> list[_Cell]:
     return cells
 
 
-def cells_to_column_bounds(line_cells: list[list[_Cell]], em: float) -> list[tuple[float, float]] | None:
+def cells_to_column_bounds(
+    line_cells: list[list[_Cell]], em: float, settings: TableSettings = DEFAULT_TABLE_SETTINGS
+) -> list[tuple[float, float]] | None:
     """Column x ranges from the gaps that persist down the rows of two or more cells.
 
     Coverage is counted per point of x: how many multi-cell rows have a cell there. A gap
-    is a stretch at least `MIN_GAP_EM` wide covered by at most `SPAN_TOLERANCE` of those
+    is a stretch at least `min_gap_em` wide covered by at most `span_tolerance` of those
     rows, with cells on both sides. Returns None when fewer than two columns remain."""
-    multi = [cells for cells in line_cells if len(cells) >= 2]
-    if len(multi) < 2:
+    multi = [cells for cells in line_cells if len(cells) >= SEVERAL]
+    if len(multi) < SEVERAL:
         return None
     left = int(min(c.x0 for cells in multi for c in cells))
     right = int(max(c.x1 for cells in multi for c in cells)) + 1
@@ -375,12 +391,13 @@ def cells_to_column_bounds(line_cells: list[list[_Cell]], em: float) -> list[tup
             covered.update(range(int(cell.x0) - left, int(cell.x1) - left + 1))
         for x in covered:
             coverage[x] += 1
-    limit = max(1, int(SPAN_TOLERANCE * len(multi))) if len(multi) >= 4 else 0
+    crossings = max(1, int(settings.span_tolerance * len(multi)))
+    limit = crossings if len(multi) >= settings.span_tolerance_min_rows else 0
     bounds: list[list[float]] = []
     gap = 0
     for x, count in enumerate(coverage):
         if count > limit:
-            if bounds and gap < MIN_GAP_EM * em:
+            if bounds and gap < settings.min_gap_em * em:
                 bounds[-1][1] = left + x
             elif not bounds or gap:
                 bounds.append([left + x, left + x])
@@ -388,7 +405,7 @@ def cells_to_column_bounds(line_cells: list[list[_Cell]], em: float) -> list[tup
             gap = 0
         elif bounds:
             gap += 1
-    if len(bounds) < 2:
+    if len(bounds) < SEVERAL:
         return None
     bounds += _narrow_columns_in_gaps(multi, bounds)
     return sorted((b[0], b[1] + 1) for b in bounds)
@@ -423,8 +440,8 @@ def _cells_to_row(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list
 def _cells_to_columns(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[int]:
     """The column of each of a line's cells (`_column_of`), except that a currency sign
     placed after other text of its column goes to the column of the cell after it: a sign is
-    printed before its amount, so it is that amount's ("$" "13,923.2" "$" "13,995.8" with the second "$"
-    inside the first amount's column, GENERALMILLS 2020 10-K p60, read "$13,923.2 $")."""
+    printed before its amount, so it is that amount's ("$" "13,923.2" "$" "13,995.8" with the
+    second "$" inside the first amount's column of a statement set tight, read "$13,923.2 $")."""
     columns = [_column_of(cell, bounds) for cell in cells]
     for k in range(len(cells) - 1):
         if cells[k].text in CURRENCY and columns[k] in columns[:k]:
@@ -467,56 +484,12 @@ def columns_without_sign_columns(
     return grid, bounds
 
 
-def rows_with_wrapped_labels_joined(
-    grid: list[list[str]], stubs: list[float | None], tops: list[float]
-) -> tuple[list[list[str]], list[float | None]]:
-    """A row label wrapped over two lines stays one row: a line holding only a label, set
-    closer to the next line than rows are to each other (line pitch under 0.85 x the
-    median pitch) and not further left, is joined to the next line's label ("Net income
-    attributable to" / "noncontrolling interests  (72)  (57)"). A label ending in a line-end
-    hyphen after a letter is joined whatever the pitch: a word is never broken across two rows
-    ("Q4 2017 Adjusted Non-" / "GAAP Measure  $7,990 ...", evenly pitched rows). The labels are
-    joined as wrapped lines are (`join_wrapped_lines`: "Non-" + "GAAP" -> "Non-GAAP"). Returns
-    the rows and the x0 of each row's label (points; None for a row without one)."""
-    if len(grid) < 3:
-        return grid, stubs
-    pitches = [b - a for a, b in zip(tops, tops[1:])]
-    usual = statistics.median(pitches)
-    rows, xs = [list(grid[0])], [stubs[0]]
-    pending = False
-    for k in range(1, len(grid)):
-        label_only = bool(rows[-1][0]) and not any(rows[-1][1:])
-        tight = pitches[k - 1] < 0.85 * usual and (stubs[k] or 0) >= (xs[-1] or 0) - 1
-        if label_only and grid[k][0] and (tight and not pending or ends_in_broken_word(rows[-1][0])):
-            rows[-1] = [join_wrapped_lines([rows[-1][0], grid[k][0]]), *grid[k][1:]]
-            pending = not any(grid[k][1:])
-            continue
-        pending = False
-        rows.append(list(grid[k]))
-        xs.append(stubs[k])
-    return rows, xs
-
-
 def _cells_to_runs(cells: list[_Cell], bounds: list[tuple[float, float]]) -> list[int]:
     """How many of a line's cells go to each column, placed as `_cells_to_row` places them."""
     runs = [0] * len(bounds)
     for column in _cells_to_columns(cells, bounds):
         runs[column] += 1
     return runs
-
-
-def stubs_to_indent_levels(stubs: list[float | None], em: float) -> list[int]:
-    """Indent level of each row's label: 0 for the leftmost label position, then one level
-    per distinct x0 further right (positions within 0.4 em are one level); 0 for a row
-    without a label (header rows). "Total revenue" indented under "Net sales" reads as a
-    total only with its level."""
-    if all(x is None for x in stubs):
-        return [0] * len(stubs)
-    levels: list[float] = []
-    for x in sorted({x for x in stubs if x is not None}):
-        if not levels or x - levels[-1] > 0.4 * em:
-            levels.append(x)
-    return [0 if x is None else max(k for k, level in enumerate(levels) if level <= x + 0.4 * em) for x in stubs]
 
 
 def table_to_segment(table: TableFound, em: float) -> Placeholder:

@@ -19,6 +19,7 @@ from ingest.contracts.elements import DroppedText, DropReason
 from parsers.tables.grid import TableFound
 from parsers.tables.gutters import lines_to_tables_within_columns
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
+from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 from parsers.tables.unruled import table_to_segment
 from parsers.textlayer.blocks import Block, Line, Placeholder, region_to_blocks, segments_to_lines
 from parsers.textlayer.chars import Char, Segment, chars_to_segments
@@ -59,9 +60,14 @@ class PageLayout:
 
 
 def pdfium_page_to_layout(
-    document, index: int, detect_tables: bool, settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS
+    document,
+    index: int,
+    detect_tables: bool,
+    settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
+    table_settings: TableSettings = DEFAULT_TABLE_SETTINGS,
 ) -> PageLayout:
-    """Read page `index` (0-based) with pypdfium2; the page is closed before returning."""
+    """Read page `index` (0-based) with pypdfium2 (ruled tables found with `table_settings`);
+    the page is closed before returning."""
     page = document[index]
     try:
         displayed = page.get_rotation() % 360
@@ -71,12 +77,12 @@ def pdfium_page_to_layout(
         finally:
             textpage.close()
         width, height = frame.width, frame.height
-        facts = page_to_drawing_facts(page, width, height)
+        facts = page_to_drawing_facts(page, width, height, table_settings)
         if frame.is_quarter_turned:  # counted in unrotated space: a turned page's rows are its columns
             facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
         tables = []
         if detect_tables and facts.may_hold_ruled_table and chars:
-            tables = pdfium_page_to_tables(page, chars, frame)  # rulings.page_to_edges takes the frame
+            tables = pdfium_page_to_tables(page, chars, frame, table_settings)  # page_to_edges takes the frame
     finally:
         page.close()
     layout = chars_to_layout(
@@ -191,11 +197,12 @@ def layout_to_blocks(
     body: list[Line],
     em: float,
     detect_tables: bool,
+    table_settings: TableSettings = DEFAULT_TABLE_SETTINGS,
     *,
     text_settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
 ) -> list[Block]:
-    """Reading-order blocks of the page body; a table is one block with its `table`. Lines,
-    regions and blocks are cut with `text_settings`."""
+    """Reading-order blocks of the page body; a table is one block with its `table` (unruled
+    ones found with `table_settings`). Lines, regions and blocks are cut with `text_settings`."""
     segments = [s for line in body for s in line.segments]
     tables = list(layout.tables)
     if tables:
@@ -205,7 +212,7 @@ def layout_to_blocks(
     figures, segments = segments_to_figures(segments, boxes, text_settings)
     lines = segments_to_lines(segments, text_settings)
     if detect_tables:
-        for start, end, found, rest in reversed(lines_to_tables_within_columns(lines, em)):
+        for start, end, found, rest in reversed(lines_to_tables_within_columns(lines, em, table_settings)):
             tables.extend(found)
             lines[start:end] = rest
     placeholders = [table_to_segment(t, em) for t in tables] + [_figure_to_segment(f, em) for f in figures]

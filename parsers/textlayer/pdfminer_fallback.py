@@ -32,6 +32,7 @@ from pathlib import Path
 import pypdfium2.raw as pdfium_c
 
 from parsers.tables.ruled import page_to_drawing_facts, pdfium_page_to_tables
+from parsers.tables.settings import DEFAULT_TABLE_SETTINGS, TableSettings
 from parsers.textlayer.chars import _BOLD_NAME, Char
 from parsers.textlayer.frames import PageFrame
 from parsers.textlayer.layout import PageLayout, chars_to_layout
@@ -190,9 +191,10 @@ class PdfminerFallback:
         base: PageLayout,
         detect_tables: bool,
         settings: TextLayerSettings = DEFAULT_TEXT_LAYER_SETTINGS,
+        table_settings: TableSettings = DEFAULT_TABLE_SETTINGS,
     ) -> PageLayout:
-        """Page `index` rebuilt from pdfminer's characters (ruled tables refilled from them),
-        in the frame the pdfium pass read it in (`base.rotation`)."""
+        """Page `index` rebuilt from pdfminer's characters (ruled tables refilled from them,
+        found with `table_settings`), in the frame the pdfium pass read it in (`base.rotation`)."""
         page = document[index]
         try:
             chars = self.page_chars(index, base.turned, settings)
@@ -210,11 +212,11 @@ class PdfminerFallback:
             layout.invisible_text_share = base.invisible_text_share
             if detect_tables and chars:
                 frame = PageFrame.of_page(page).turned(base.rotation)
-                facts = page_to_drawing_facts(page, base.width, base.height)
+                facts = page_to_drawing_facts(page, base.width, base.height, table_settings)
                 if frame.is_quarter_turned:
                     facts.horizontal, facts.vertical = facts.vertical, facts.horizontal
                 if facts.may_hold_ruled_table:
-                    layout.tables = pdfium_page_to_tables(page, chars, frame)
+                    layout.tables = pdfium_page_to_tables(page, chars, frame, table_settings)
         finally:
             page.close()
         return layout
