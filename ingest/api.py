@@ -21,7 +21,7 @@ from ingest.contracts.files import DEFAULT_DB
 if TYPE_CHECKING:
     from ingest.contracts.evaluation import EvalReport
     from ingest.contracts.search import SearchHit
-    from ingest.integrations.embed import EmbedResult, SimilarChunk
+    from ingest.integrations.embed import EmbedResult, EmbedSettings, SimilarChunk
     from ingest.integrations.export import ExportResult
     from ingest.pipeline.batch import Observer, ReprocessResult, RunSummary
     from ingest.views.render import RenderedPage
@@ -45,6 +45,7 @@ _LAZY = {
     "ReportResult": "ingest.views.report",
     "ExportResult": "ingest.integrations.export",
     "EmbedResult": "ingest.integrations.embed",
+    "EmbedSettings": "ingest.integrations.embed",
     "SimilarChunk": "ingest.integrations.embed",
 }
 
@@ -224,9 +225,9 @@ def search(
 
     if retriever == "bm25":
         return search_chunks(db, question, k=k, doc=doc, where=where, parents=parents)
-    from ingest.integrations.embed import DEFAULT_MODEL, question_embedder
+    from ingest.integrations.embed import DEFAULT_MODEL, model_name, question_embedder
 
-    name = model or DEFAULT_MODEL
+    name = model_name(model or DEFAULT_MODEL)
     return search_chunks(
         db,
         question,
@@ -235,7 +236,7 @@ def search(
         where=where,
         parents=parents,
         retriever=retriever,
-        embed_question=question_embedder(name),
+        embed_question=question_embedder(model or DEFAULT_MODEL),
         model=name,
     )
 
@@ -498,13 +499,24 @@ def export(
     raise ConfigError(f"export format {format!r}: expected jsonl or markdown")
 
 
-def embed(db: str = DEFAULT_DB, *, model: str | None = None, batch: int = 32, progress: Any = None) -> EmbedResult:
+def embed(
+    db: str = DEFAULT_DB,
+    *,
+    model: str | None = None,
+    batch: int | None = None,
+    progress: Any = None,
+    settings: EmbedSettings | None = None,
+) -> EmbedResult:
     """`ingest embed` (extra `embed`): vectors for the child chunks without one for `model`
-    (default all-MiniLM-L6-v2-int8, packaged offline), one committed transaction per document;
-    over-limit chunks are embedded from their first tokens and counted in `truncated`."""
-    from ingest.integrations.embed import DEFAULT_MODEL, embed_database
+    (default all-MiniLM-L6-v2-int8, packaged offline; or a local model folder), one committed
+    transaction per document; a chunk longer than the model's window is embedded whole in windows
+    whose vectors are averaged (`windowed`), or with `settings.long_text = "truncate"` from its
+    first window (`truncated`)."""
+    from ingest.integrations.embed import DEFAULT_MODEL, EmbedSettings, embed_database
 
-    return embed_database(db, model=model or DEFAULT_MODEL, batch=batch, progress=progress)
+    return embed_database(
+        db, model=model or DEFAULT_MODEL, batch=batch, progress=progress, settings=settings or EmbedSettings()
+    )
 
 
 def similar(question: str, *, db: str = DEFAULT_DB, k: int = 5, model: str | None = None) -> list[SimilarChunk]:

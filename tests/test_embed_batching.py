@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 TEXTS = [
     "Whitefly on cotton: spray Pyriproxyfen 10 EC, 2 ml per litre of water.",
     "yes",
-    "word " * 400,  # longer than the model's 256-token window: truncated
+    "word " * 400,  # longer than the model's 256-token window: two windows, averaged
     "Sowing time for rainfed cotton is the first fortnight of June, after 75 mm of rain.",
     "MSP",
     "Gram pod borer: the larvae bore into the pods and eat the seeds; one larva destroys 30 to 40 pods.",
@@ -39,7 +39,7 @@ def test_batches_sorted_by_length_give_each_text_its_own_vector_in_input_order(e
     for single, vector, tokens, cut in zip(alone, batched.vectors, batched.tokens, batched.truncated):
         assert vector == pytest.approx(single.vectors[0], abs=1e-5)
         assert (tokens, cut) == (single.tokens[0], single.truncated[0])
-    assert batched.truncated == [False, False, True, False, False, False, False]
+    assert batched.truncated == [False] * len(TEXTS) and batched.windows == [1, 1, 2, 1, 1, 1, 1]
     assert encode_by_length(embedder, [], batch=3).vectors == []
 
 

@@ -281,8 +281,8 @@ def test_model_gives_unit_vectors_that_rank_meaning(embedder):
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2]
     assert embedder.encode(["whitefly on cotton"]).vectors[0] == pytest.approx(encoded.vectors[0], abs=1e-5)
-    long = embedder.encode(["word " * 600])
-    assert long.truncated == [True] and long.tokens == [256]
+    long = embedder.encode(["word " * 600])  # past the 256-token window: embedded whole, in 3 windows
+    assert long.truncated == [False] and long.tokens == [602] and long.windows == [3]
     assert embedder.encode(["short"]).truncated == [False]
 
 
@@ -297,8 +297,8 @@ def test_embed_is_incremental_and_counts_truncation(db):
     with sqlite3.connect(db) as connection:
         rows = connection.execute("select chunk_id, tokens, truncated from chunk_embeddings").fetchall()
     assert sorted(row[0] for row in rows) == sorted(children)
-    assert first.truncated == sum(row[2] for row in rows)
-    assert all(row[1] == 256 for row in rows if row[2]) and all(row[1] <= 256 for row in rows)
+    assert first.truncated == sum(row[2] for row in rows) == 0  # long chunks are embedded whole, in windows
+    assert first.windowed == sum(1 for row in rows if row[1] > 256)
 
 
 def test_vector_search_finds_the_table_answers(db, embedder):

@@ -62,23 +62,47 @@ def export(
 def embed(
     db: Optional[str] = DbOption,
     model: Optional[str] = typer.Option(
-        None, "--model", "-m", help="Packaged embedding model (default all-MiniLM-L6-v2-int8; extra 'embed')."
+        None,
+        "--model",
+        "-m",
+        help="Packaged model name (default all-MiniLM-L6-v2-int8; extra 'embed') or a local model folder "
+        "(tokenizer.json + model.onnx, sentence-transformers layout; vectors stored under the folder's name).",
     ),
-    batch: int = typer.Option(32, "--batch", "-b", min=1, help="Chunks per model call."),
+    batch: Optional[int] = typer.Option(None, "--batch", "-b", min=1, help="Texts per model call at most (64)."),
+    threads: Optional[int] = typer.Option(
+        None, "--threads", min=1, help="Model threads (default: one per CPU this process may use)."
+    ),
+    truncate: bool = typer.Option(
+        False,
+        "--truncate",
+        help="Embed a chunk longer than the model's window (256 tokens) from its first window and flag it, "
+        "instead of averaging the vectors of equal windows over the whole chunk (the default).",
+    ),
 ) -> None:
-    """Compute vectors for child chunks that have none for the model (incremental; one commit per document)."""
+    """Compute vectors for child chunks that have none for the model (incremental; one commit per document).
+
+    A chunk longer than the model's window is embedded whole: cut into equal windows, each embedded,
+    their vectors averaged by token count; the summary counts these chunks. With --truncate it is
+    embedded from its first window and counted as truncated (chunk_embeddings.truncated = 1).
+    """
     from ingest import api  # here, not at the top: `ingest --help` loads no library
 
     db = api.resolve_db(db)
-
-    result = call(api.embed, db, model=model, batch=batch)
+    settings = api.EmbedSettings(threads=threads, long_text="truncate" if truncate else "pool")
+    result = call(api.embed, db, model=model, batch=batch, settings=settings)
     say(
         f"{result.model}: {result.chunks} chunk(s) embedded in {result.documents} document(s), "
         f"{result.seconds:.1f} s ({result.chunks_per_second:.1f} chunks/s); {result.stored_total} stored in total"
     )
+    if result.windowed:
+        say(
+            f"{result.windowed} chunk(s) longer than {result.max_tokens} model tokens were embedded whole, "
+            "in windows whose vectors were averaged",
+            stderr=True,
+        )
     if result.truncated:
         say(
-            f"warning: {result.truncated} chunk(s) longer than {result.max_tokens} model tokens were embedded from "
+            f"warning: {result.truncated} chunk(s) longer than the model reads were embedded from "
             "their first tokens (chunk_embeddings.truncated = 1)",
             stderr=True,
         )
