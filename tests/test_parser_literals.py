@@ -12,7 +12,7 @@ import ast
 
 from conftest import ROOT
 
-CEILING = 265
+CEILING = 79
 NOT_TOLERANCES = (0, 1)
 
 
