@@ -27,9 +27,10 @@ from ingest.chunking.settings import ChunkSettings
 
 @dataclass(frozen=True)
 class _Carry:
-    """Insert `headings` at position `at` of every path that starts with `scope` (original paths)."""
+    """Insert `headings` at position `at` of the paths of the sections before position `end`: the
+    target section and its sub-sections (by position, not by heading text: headings repeat)."""
 
-    scope: tuple[str, ...]
+    end: int
     at: int
     headings: tuple[str, ...]
 
@@ -58,9 +59,7 @@ def sections_with_carried_headings(sections: list[Section], settings: ChunkSetti
     run: list[Section] = []
     for position, section in enumerate(sections):
         original = tuple(section.heading_path)
-        # a carry heads its target section's sub-sections only: a later sibling with the same heading
-        # text (paths compare by text) is out of its scope
-        carries = [c for c in carries if len(original) > len(c.scope) and original[: len(c.scope)] == c.scope]
+        carries = [carry for carry in carries if position < carry.end]
         path = _rewritten(original, carries)
         if stacked[position]:
             run.append(Section(section.index, list(path), list(section.blocks), section.heading))
@@ -74,7 +73,7 @@ def sections_with_carried_headings(sections: list[Section], settings: ChunkSetti
             run = []
             if carried:
                 headings = tuple(entry.heading_path[-1] for entry in carried)
-                carries.append(_Carry(original, len(original) - 1, headings))
+                carries.append(_Carry(subtree_end(sections, position), len(original) - 1, headings))
                 path = _rewritten(original, carries)
                 result.append(Section(section.index, list(path), list(section.blocks), section.heading, carried=True))
                 continue
